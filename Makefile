@@ -1,0 +1,51 @@
+# nptl-scale: a scalability patch series for glibc's NPTL, and its harness.
+#
+#   make sysroot && make bench     build stock and patched glibc, benchmark them
+#   make check                     test stock and patched, compare test by test
+#
+# Variables (see README.md): BASE GLIBC_SRC PATCHES ISOLATION JOBS VARIANTS
+
+SHELL := /bin/bash
+BASE ?= 2.43
+VARIANTS ?= stock patched
+export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD
+# The user's two commands set up what they need themselves.
+export AUTO_INSTALL ?= 1
+
+H := harness
+
+.PHONY: help sysroot smoke check check-full bench docker-image docker-stop \
+        clean distclean
+
+help:  ## list the targets
+	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+	@echo "Variables: BASE=$(BASE) (2.43|2.36), GLIBC_SRC=, PATCHES=, ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
+
+sysroot:  ## build and install stock and patched glibc $(BASE) into build/$(BASE)/*/root
+	$(H)/build.sh $(VARIANTS)
+
+smoke: sysroot  ## check each sysroot's compiler and loader wrappers
+	$(H)/smoke.sh $(VARIANTS)
+
+check: sysroot  ## quick gate: smoke, glibc's tests stock vs patched, our DejaGnu suite
+	$(H)/check.sh $(VARIANTS)
+
+check-full: sysroot  ## glibc's whole `make check` for each variant, compared (hours)
+	CHECK=full $(H)/check.sh $(VARIANTS)
+
+bench: sysroot  ## benchmarks, stock vs patched, report in build/bench/ (BENCH=quick|NAME)
+	$(H)/bench.sh $(VARIANTS)
+
+docker-image:  ## make the build container image (debootstrap when no registry)
+	$(H)/docker-image.sh
+
+docker-stop:  ## stop the dockerd that the harness started (by its PID)
+	@p=build/docker/dockerd.pid; if [ -f $$p ] && kill -0 $$(cat $$p) 2>/dev/null; then \
+	  kill $$(cat $$p) && echo "stopped dockerd $$(cat $$p)"; rm -f $$p; \
+	else echo "no dockerd started by the harness is running"; fi
+
+clean:  ## remove build/$(BASE) (sources and ccache stay cached)
+	rm -rf build/$(BASE)
+
+distclean:  ## remove build/ entirely
+	rm -rf build

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# build.sh VARIANT...: build glibc $BASE for each VARIANT and install it into
+# its own sysroot.
+#
+#   stock    the source as shipped
+#   patched  stock + patches/glibc-$BASE/series (or $PATCHES/series)
+#   NAME     stock + $PATCHES/series.NAME, an opt-in variant (e.g. padded);
+#            its extra configure arguments, if any, are in series.NAME.configure
+#
+# Every step is keyed by a hash of its inputs and skipped when they have not
+# changed; an interrupted step is redone (make itself resumes).  The patched
+# tree is updated with `rsync --checksum`, so after editing one patch only the
+# files it touches get new times and make rebuilds just what depends on them;
+# objects identical to stock come from ccache.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/env.sh"
+
+[ $# -gt 0 ] || set -- stock patched
+
+# Free space a build of one variant needs (source, objects, sysroot): measured
+# at about 2.6 GiB for 2.43 on x86_64; ask for margin.
+NEED_KB=$((4 * 1024 * 1024))
+
+series_file () {
+  local v=$1 d
+  d=$(patch_dir)
+  case $v in
+    stock) echo /dev/null ;;
+    patched) echo "$d/series" ;;
+    *) echo "$d/series.$v" ;;
+  esac
+}
+
+known_variants () {
+  local d f
+  d=$(patch_dir)
+  printf 'stock patched'
+  for f in "$d"/series.*; do
+    [ -f "$f" ] && case $f in *.configure) ;; *) printf ' %s' "${f##*/series.}" ;; esac
+  done
+  echo
+}
+
+check_variant () {
+  local v=$1 s
+  case $v in ''|*[!a-z0-9_-]*) die "bad variant name '$v'" ;; esac
+  [ "$v" = stock ] && return 0
+  patch_dir >/dev/null
+  s=$(series_file "$v")
+  [ -f "$s" ] || die "variant '$v' does not exist: no $s (known: $(known_variants))"
+}
+
+# The patch files of VARIANT, one per line, checked to exist.
+series_patches () {
+  local s d p
+  s=$(series_file "$1")
+  d=$(dirname "$s")
+  [ "$1" = stock ] && return 0
+  while IFS= read -r p || [ -n "$p" ]; do
+    p=${p%%#*}; p=$(echo $p)
+    [ -n "$p" ] || continue
+    [ -f "$d/$p" ] || die "$s: series entry '$p' names a missing file ($d/$p)"
+    echo "$d/$p"
+  done < "$s"
+}
+
+check_disk () {
+  local dir=$1 avail
+  mkdir -p "$dir"
+  avail=$(df -Pk "$dir" | awk 'NR == 2 { print $4 }')
+  [ "$avail" -ge "$NEED_KB" ] \
+    || die "only $((avail / 1024)) MiB free under $dir; a glibc build needs $((NEED_KB / 1024)) MiB (nothing was changed)"
+}
+
+timed () {
+  local what=$1 t0 rc; shift
+  t0=$(date +%s)
+  "$@"; rc=$?
+  printf '%s %s %ds rc=%d\n' "$(date -u +%FT%TZ)" "$what" $(( $(date +%s) - t0 )) $rc \
+    >> "$vdir/times.log"
+  return $rc
+}
+
+# Unpack the source and apply the series into $vdir/src.
+prepare_src () {
+  local v=$1 key=$2 new=$vdir/src.new p err file
+  [ -f "$vdir/stamp.src" ] && [ "$(cat "$vdir/stamp.src")" = "$key" ] && [ -d "$vdir/src" ] \
+    && return 0
+  rm -rf "$new"; mkdir -p "$new"
+  tar -xf "$BUILD/$BASE/source/glibc.tar" -C "$new" --strip-components=1
+  while IFS= read -r p; do
+    # Keep git from taking the enclosing repository for the tree's own.
+    if ! err=$(cd "$new" && GIT_CEILING_DIRECTORIES=$vdir git apply --whitespace=nowarn "$p" 2>&1); then
+      file=$(printf '%s\n' "$err" | sed -n 's/^error: \(.*\): \(patch does not apply\|No such file or directory\|already exists in working directory\|does not exist in index\)$/\1/p' | head -n1)
+      rm -rf "$new"
+      die "patch ${p##*/} does not apply to glibc $BASE${file:+ (file $file)}: $(printf '%s' "$err" | head -n1)"
+    fi
+  done < <(series_patches "$v")
+  if [ -d "$vdir/src" ]; then
+    rsync -rlc --delete "$new/" "$vdir/src/"
+    rm -rf "$new"
+  else
+    mv "$new" "$vdir/src"
+  fi
+  echo "$key" > "$vdir/stamp.src"
+}
+
+configure_args () {
+  local v=$1 extra
+  extra=$(series_file "$v").configure
+  echo --prefix=/usr --enable-stack-protector=strong --disable-werror \
+       --without-selinux --disable-crypt --disable-nscd
+  [ "$v" != stock ] && [ -f "$extra" ] && grep -v '^#' "$extra"
+}
+
+build_variant () {
+  local v=$1 srckey cfgkey
+  vdir=$(variant_dir "$v")
+  check_disk "$BUILD"
+  mkdir -p "$vdir"
+  # shellcheck disable=SC2046
+  srckey=$(hash_files "$BUILD/$BASE/source/glibc.tar" $(series_patches "$v"))-$(series_patches "$v" | sed 's|.*/||' | sha256sum | cut -c1-8)
+  cfgkey=$(echo "$srckey $(configure_args "$v") $ISOLATION" | sha256sum | cut -c1-16)
+  if [ -f "$vdir/stamp.installed" ] && [ "$(cat "$vdir/stamp.installed")" = "$cfgkey" ] \
+     && [ -x "$vdir/bin/cc" ]; then
+    note "glibc $BASE $v: up to date"
+    return 0
+  fi
+  local t0; t0=$(date +%s)
+  note "glibc $BASE $v: preparing source"
+  timed prepare_src prepare_src "$v" "$srckey" || exit 1
+
+  local cfg
+  cfg="$(configure_args "$v" | tr '\n' ' ') --with-pkgversion=nptl-scale-$v CC=ccache\ gcc CXX=ccache\ g++"
+  if ! [ -f "$vdir/obj/config.status" ] || [ "$(cat "$vdir/stamp.configure" 2>/dev/null)" != "$cfg" ]; then
+    note "glibc $BASE $v: configure"
+    rm -rf "$vdir/obj"; mkdir -p "$vdir/obj"
+    # shellcheck disable=SC2086
+    timed configure in_env "$vdir/obj" bash -c "../src/configure $cfg" \
+      > "$vdir/configure.log" 2>&1 \
+      || die "configure of $v failed (see $vdir/configure.log)"
+    echo "$cfg" > "$vdir/stamp.configure"
+  fi
+
+  note "glibc $BASE $v: make -j$(jobs) (log: $vdir/make.log)"
+  timed make in_env "$vdir/obj" make -j"$(jobs)" > "$vdir/make.log" 2>&1 \
+    || die "build of $v failed (see the end of $vdir/make.log; rerun to resume)"
+
+  note "glibc $BASE $v: install into $vdir/root"
+  rm -rf "$vdir/root.new"
+  timed install in_env "$vdir/obj" make -j"$(jobs)" install DESTDIR="$vdir/root.new" \
+    > "$vdir/install.log" 2>&1 \
+    || die "install of $v failed (see $vdir/install.log)"
+  fix_linker_scripts "$vdir/root.new"
+  rm -rf "$vdir/root"; mv "$vdir/root.new" "$vdir/root"
+  write_wrappers "$vdir"
+  echo "$cfgkey" > "$vdir/stamp.installed"
+  note "glibc $BASE $v: done in $(( $(date +%s) - t0 ))s"
+  printf '%s total %ds\n' "$(date -u +%FT%TZ)" $(( $(date +%s) - t0 )) >> "$vdir/times.log"
+}
+
+# libc.so and friends are linker scripts naming /lib64/... and /usr/lib64/...
+# Point them into the sysroot so that the wrapper never links the host's libc.
+fix_linker_scripts () {
+  local root=$1 f
+  for f in "$root"/usr/lib*/*.so; do
+    [ -f "$f" ] && [ ! -L "$f" ] || continue
+    head -c 64 "$f" | grep -q 'GNU ld script' || continue
+    sed -i -E "s@(^|[ (])(/usr)?/lib(64|/x86_64-linux-gnu)?/@\1${root%.new}\2/lib\3/@g" "$f"
+  done
+}
+
+write_wrappers () {
+  local vdir=$1 root=$1/root ldso lib
+  ldso=$(cd "$root" && ls lib*/ld-linux*.so.* 2>/dev/null | head -n1)
+  [ -n "$ldso" ] || die "no dynamic linker installed in $root"
+  lib=$root/$(dirname "$ldso")
+  mkdir -p "$vdir/bin"
+  cat > "$vdir/bin/cc" <<EOF
+#!/bin/sh
+# Compile and link against the glibc sysroot $root:
+# its headers, crt files and libc, its dynamic linker and an rpath to it.
+# The result runs on the host with no environment variables.
+case " \$* " in
+  *" -c "*|*" -E "*|*" -S "*|*" -M "*|*" -MM "*)
+    exec gcc -isystem "$root/usr/include" "\$@" ;;
+esac
+exec gcc -isystem "$root/usr/include" -B"$root/usr/lib64/" -B"$lib/" \\
+  -L"$root/usr/lib64" -L"$lib" \\
+  -Wl,-rpath,"$lib:$root/usr/lib64" \\
+  -Wl,--dynamic-linker="$root/$ldso" "\$@"
+EOF
+  cat > "$vdir/bin/run" <<EOF
+#!/bin/sh
+# Run an existing dynamically linked program under the glibc of $root.
+[ \$# -gt 0 ] || { echo "usage: \$0 PROGRAM [ARGS...]" >&2; exit 2; }
+exec "$root/$ldso" --library-path "$lib:$root/usr/lib64" "\$@"
+EOF
+  chmod +x "$vdir/bin/cc" "$vdir/bin/run"
+}
+
+check_base
+for v in "$@"; do check_variant "$v"; done
+"$TOP/harness/fetch-source.sh" || exit 1
+resolve_isolation
+for v in "$@"; do build_variant "$v"; done

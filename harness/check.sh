@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# check.sh VARIANT...: the test gate.
+#
+# For each variant (stock first): the smoke test of its sysroot, then the same
+# selection of glibc's own tests (harness/check-selection; CHECK=full runs
+# glibc's whole `make check`) through glibc's own make rules in the variant's
+# build tree, then our DejaGnu suite (testsuite/) built with the variant's
+# compiler wrapper.  Every variant's results are written as a .sum file under
+# build/$BASE/check/ and compared with stock's by harness/compare.py, which
+# exits non-zero on any regression.  CHECK_BENCH=0 skips the benchmark smoke.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/env.sh"
+
+[ $# -gt 0 ] || set -- stock patched
+case " $* " in *" stock "*) ;; *) set -- stock "$@" ;; esac
+CHECK=${CHECK:-quick}
+# Failed tests are run again this many times; one that then passes is FLAKY.
+RETRIES=${RETRIES:-2}
+# A wall-clock bound on one make invocation (glibc's test driver already
+# kills a hung test after its own timeout).
+MAKE_LIMIT=${MAKE_LIMIT:-5400}
+out=$BUILD/$BASE/check
+mkdir -p "$out"
+
+resolve_isolation
+for v in "$@"; do
+  vdir=$(variant_dir "$v")
+  [ -f "$vdir/stamp.installed" ] && [ -f "$vdir/obj/config.status" ] \
+    || die "sysroot $v of glibc $BASE is missing or half-built; run 'make sysroot BASE=$BASE VARIANTS=\"$*\"'"
+done
+
+phase () {  # phase NAME CMD...: run and time one part of the gate
+  local t0=$(date +%s) rc
+  note "$1"
+  "${@:2}"; rc=$?
+  printf '%-44s %5ds\n' "$1" $(( $(date +%s) - t0 )) >> "$out/times"
+  return $rc
+}
+
+# The selected tests of SUBDIR in the build tree of the variant at VDIR.
+selected_tests () {
+  local vdir=$1 sub=$2 re=$3
+  in_env "$vdir/src/$sub" make -r -s -f Makefile -f "$TOP/harness/print-var.mk" \
+    objdir="$vdir/obj" subdir="$sub" ..=../ print-tests 2>/dev/null \
+    | tr ' ' '\n' | grep -E "^($re)\$"
+}
+
+# run_tests VDIR SUBDIR JOBS TEST...: make the tests' .out files.
+run_tests () {
+  local vdir=$1 sub=$2 j=$3; shift 3
+  local t targets=()
+  for t in "$@"; do
+    rm -f "$vdir/obj/$sub/$t.out" "$vdir/obj/$sub/$t.test-result"
+    targets+=("$vdir/obj/$sub/$t.out")
+  done
+  in_env "$vdir/src/$sub" timeout "$MAKE_LIMIT" make -r -k -j"$j" \
+    objdir="$vdir/obj" subdir="$sub" ..=../ "${targets[@]}" >> "$log" 2>&1
+  return 0
+}
+
+result_of () {  # result_of VDIR SUBDIR TEST: one .sum line
+  local r=$1/obj/$2/$3.test-result
+  if [ -s "$r" ]; then head -n1 "$r"
+  else echo "FAIL: $2/$3 (no result: the test did not build or was killed)"; fi
+}
+
+glibc_tests () {
+  local v=$1 vdir sum sub re tests t status n
+  vdir=$(variant_dir "$v")
+  sum=$out/glibc-$v.sum
+  log=$out/glibc-$v.log
+  : > "$log"
+  if [ "$CHECK" = full ]; then
+    in_env "$vdir/obj" timeout $((MAKE_LIMIT * 4)) make -k -j"$(jobs)" check >> "$log" 2>&1
+    sed -n 's/^\([A-Z]*\): /\1: /p' "$vdir/obj/tests.sum" > "$sum.tmp"
+  else
+    : > "$sum.tmp"
+    while read -r sub re; do
+      case $sub in ''|'#'*) continue ;; esac
+      mapfile -t tests < <(selected_tests "$vdir" "$sub" "$re")
+      [ ${#tests[@]} -gt 0 ] || die "no test of $sub matches '$re' in $v (selection out of date?)"
+      note "$v: glibc $sub: ${#tests[@]} tests"
+      run_tests "$vdir" "$sub" "$(jobs)" "${tests[@]}"
+      for t in "${tests[@]}"; do result_of "$vdir" "$sub" "$t"; done >> "$sum.tmp"
+    done < "$TOP/harness/check-selection"
+  fi
+  # Run failures again, one at a time; record every run.
+  : > "$out/glibc-$v.reruns"
+  while read -r status t; do
+    [ "$status" = FAIL: ] || continue
+    t=${t%% *}
+    for n in $(seq "$RETRIES"); do
+      run_tests "$vdir" "${t%%/*}" 1 "${t#*/}"
+      echo "run $((n + 1)): $(result_of "$vdir" "${t%%/*}" "${t#*/}")" >> "$out/glibc-$v.reruns"
+    done
+  done < "$sum.tmp"
+  "$TOP/harness/compare.py" --merge-reruns "$out/glibc-$v.reruns" "$sum.tmp" > "$sum"
+  rm -f "$sum.tmp"
+}
+
+dejagnu_tests () {
+  local v=$1 vdir dir
+  vdir=$(variant_dir "$v")
+  dir=$out/dejagnu-$v
+  rm -rf "$dir"; mkdir -p "$dir"
+  # Built with the variant's own wrapper on the host: the sysroot runs here
+  # with no environment, whichever way it was built.
+  (cd "$dir" && runtest --tool nptl-scale --srcdir "$TOP/testsuite" \
+     --outdir "$dir" CC="$vdir/bin/cc" GDB="$(command -v gdb)" \
+     STRESS_SECONDS="${STRESS_SECONDS:-2}" VARIANT="$v" > "$dir/runtest.out" 2>&1)
+  grep -E '^(PASS|FAIL|UNSUPPORTED|UNRESOLVED|XFAIL|XPASS|UNTESTED|ERROR): ' \
+    "$dir/nptl-scale.sum" | sed "s@$TOP/testsuite/@@" > "$out/dejagnu-$v.sum"
+}
+
+command -v runtest >/dev/null || {
+  [ -n "$AUTO_INSTALL" ] && [ "$(id -u)" = 0 ] \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y -q dejagnu >/dev/null 2>&1
+} || die "runtest not found: install the Debian package dejagnu"
+
+: > "$out/times"
+rc=0
+phase "smoke test ($*)" "$TOP/harness/smoke.sh" "$@" | tee "$out/smoke.sum" || rc=1
+for v in "$@"; do
+  phase "glibc tests ($CHECK), $v" glibc_tests "$v"
+  phase "DejaGnu suite, $v" dejagnu_tests "$v"
+done
+for v in "$@"; do
+  [ "$v" = stock ] && continue
+  for kind in glibc dejagnu; do
+    echo
+    echo "=== $kind tests: stock vs $v (glibc $BASE) ==="
+    "$TOP/harness/compare.py" --known "$TOP/harness/known-failures/$BASE" \
+      "$out/$kind-stock.sum" "$out/$kind-$v.sum" | tee "$out/compare-$kind-$v.txt" || rc=1
+  done
+done
+if [ "${CHECK_BENCH:-1}" != 0 ]; then
+  phase "benchmark smoke (BENCH=quick)" env BENCH=quick "$TOP/harness/bench.sh" "$@" \
+    > "$out/bench-quick.log" 2>&1 \
+    || { echo "FAIL: benchmark smoke (see $out/bench-quick.log)"; rc=1; }
+fi
+echo
+echo "=== time of each part ==="
+cat "$out/times"
+[ $rc = 0 ] && echo "make check: no regressions" || echo "make check: FAILED"
+exit $rc

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Fetch and verify the glibc source for $BASE, or take it from GLIBC_SRC.
+#
+# Debian's glibc-source package carries the upstream release tarball (with the
+# release branch's fixes) as /usr/src/glibc/glibc-<ver>.tar.xz.  It is fetched
+# with a private apt configuration under $BUILD/apt/<suite>: own sources list,
+# own lists and status, own cache.  The machine's apt sources and state are
+# never touched.  apt checks the package against the suite's signed Release
+# file; we check the .deb's SHA-256 against the index once more, and the
+# tarball's version against BASE.
+#
+# Output: $BUILD/$BASE/source/glibc.tar (an uncompressed tarball whose top
+# directory is the glibc tree) and $BUILD/$BASE/source/ORIGIN (what it is).
+. "$(dirname "$0")/lib.sh"
+
+out=$BUILD/$BASE/source
+mkdir -p "$out"
+
+from_local () {
+  local src=$1 tmp
+  tmp=$(mktemp -d "$out/.local.XXXXXX")
+  if [ -d "$src" ]; then
+    [ -f "$src/version.h" ] && [ -d "$src/nptl" ] && [ -x "$src/configure" ] \
+      || { rm -rf "$tmp"; die "GLIBC_SRC=$src is not a glibc tree (no version.h, nptl/ or configure)"; }
+    tar -C "$(dirname "$src")" --exclude=.git -cf "$tmp/glibc.tar" \
+      --transform "s|^$(basename "$src")|glibc|" "$(basename "$src")"
+  elif [ -f "$src" ]; then
+    tar -xaf "$src" -C "$tmp" 2>/dev/null \
+      || { rm -rf "$tmp"; die "GLIBC_SRC=$src is neither a directory nor a readable tarball"; }
+    local top
+    top=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d)
+    [ "$(echo "$top" | wc -l)" = 1 ] && [ -f "$top/version.h" ] && [ -d "$top/nptl" ] \
+      || { rm -rf "$tmp"; die "GLIBC_SRC=$src does not unpack to one glibc tree"; }
+    tar -C "$tmp" -cf "$tmp/glibc.tar" --transform "s|^$(basename "$top")|glibc|" \
+      "$(basename "$top")"
+  else
+    die "GLIBC_SRC=$src does not exist"
+  fi
+  mv "$tmp/glibc.tar" "$out/glibc.tar.new"
+  rm -rf "$tmp"
+  echo "local: $src" > "$out/ORIGIN.new"
+}
+
+from_debian () {
+  local suite=$1 apt mirror ver sha deb want
+  apt=$BUILD/apt/$suite
+  command -v apt-get >/dev/null || die "apt-get not found: fetching glibc-source needs a Debian-like host (or give GLIBC_SRC=/path)"
+  mirror=$(debian_mirror) || exit 1
+  mkdir -p "$apt/etc/sources.list.d" "$apt/etc/preferences.d" \
+           "$apt/state/lists/partial" "$apt/cache/archives/partial" "$CACHE/debs"
+  : > "$apt/state/status"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
+    > "$apt/etc/sources.list"
+  local opts=(-o "Dir::Etc::SourceList=$apt/etc/sources.list"
+              -o "Dir::Etc::SourceParts=$apt/etc/sources.list.d"
+              -o "Dir::Etc::PreferencesParts=$apt/etc/preferences.d"
+              -o "Dir::State=$apt/state" -o "Dir::State::status=$apt/state/status"
+              -o "Dir::Cache=$apt/cache" -o "APT::Sandbox::User=root"
+              -o "Debug::NoLocking=1" -q)
+  note "apt update ($suite, private configuration in $apt)"
+  apt-get "${opts[@]}" update > "$apt/update.log" 2>&1 \
+    || die "apt-get update for $suite failed (see $apt/update.log); is the Debian archive reachable?"
+  ver=${GLIBC_DEB_VERSION:-$(apt-cache "${opts[@]}" show glibc-source 2>/dev/null \
+        | awk '/^Version:/ { print $2; exit }')}
+  [ -n "$ver" ] || die "Debian $suite has no glibc-source package"
+  case $ver in
+    "$BASE"-*) ;;
+    *) die "Debian $suite now ships glibc-source $ver, not $BASE; give GLIBC_SRC=/path to a glibc-$BASE tree or tarball" ;;
+  esac
+  sha=$(apt-cache "${opts[@]}" show "glibc-source=$ver" | awk '/^SHA256:/ { print $2; exit }')
+  deb=$CACHE/debs/glibc-source_${ver}_all.deb
+  if ! [ -f "$deb" ] || [ "$(sha256sum < "$deb" | cut -d' ' -f1)" != "$sha" ]; then
+    note "downloading glibc-source $ver"
+    (cd "$CACHE/debs" && apt-get "${opts[@]}" download "glibc-source=$ver") \
+      > "$apt/download.log" 2>&1 \
+      || die "download of glibc-source $ver failed (see $apt/download.log)"
+  fi
+  want=$(sha256sum < "$deb" | cut -d' ' -f1)
+  [ "$want" = "$sha" ] || die "$deb: SHA-256 $want does not match the signed index ($sha)"
+  note "verified glibc-source $ver (sha256 $sha)"
+  dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./usr/src/glibc/glibc-$BASE.tar.xz" \
+    | xz -dc > "$out/glibc.tar.new" \
+    || die "$deb does not contain glibc-$BASE.tar.xz"
+  # Normalise the top directory to glibc/.
+  local top
+  top=$(tar -tf "$out/glibc.tar.new" | head -n1 | cut -d/ -f1)
+  if [ "$top" != glibc ]; then
+    mkdir -p "$out/.norm" && tar -xf "$out/glibc.tar.new" -C "$out/.norm" \
+      && tar -C "$out/.norm" -cf "$out/glibc.tar.new" --transform "s|^$top|glibc|" "$top" \
+      && rm -rf "$out/.norm"
+  fi
+  printf 'debian: glibc-source %s (%s) sha256 %s\n' "$ver" "$suite" "$sha" > "$out/ORIGIN.new"
+}
+
+# A source that is already here is reused; FETCH=1 looks again.
+if [ -f "$out/glibc.tar" ] && [ -f "$out/ORIGIN" ] && [ -z "$FETCH" ] \
+   && { [ -z "$GLIBC_SRC" ] || grep -qxF "local: $GLIBC_SRC" "$out/ORIGIN"; }; then
+  exit 0
+fi
+
+if [ -n "$GLIBC_SRC" ]; then
+  from_local "$GLIBC_SRC"
+else
+  check_base
+  from_debian "$(suite_for_base "$BASE")"
+fi
+mv "$out/glibc.tar.new" "$out/glibc.tar"
+mv "$out/ORIGIN.new" "$out/ORIGIN"
+note "source: $(cat "$out/ORIGIN")"

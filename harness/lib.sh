@@ -1,0 +1,72 @@
+# Common definitions for the nptl-scale harness.  Sourced, never run.
+#
+# Layout of one base (BASE=2.43 or 2.36) under $BUILD:
+#   $BUILD/<base>/source/      the verified glibc-source .deb and its tarball
+#   $BUILD/<base>/<variant>/src   glibc source tree (stock: as shipped;
+#                                 patched: stock + the series)
+#   $BUILD/<base>/<variant>/obj   glibc build tree (kept for `make check`)
+#   $BUILD/<base>/<variant>/root  the sysroot (make install DESTDIR=root)
+#   $BUILD/<base>/<variant>/bin   cc (compiler wrapper) and run (loader wrapper)
+#   $BUILD/<base>/<variant>/stamp.*  what was done, keyed by input hashes
+
+set -o pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+# A tree given by GLIBC_SRC is built as BASE=local unless BASE names it.
+if [ -n "$GLIBC_SRC" ]; then BASE=${BASE:-local}; else BASE=${BASE:-2.43}; fi
+# Caches that survive a fresh clone (ccache, downloaded .debs, the image).
+CACHE=${NPTL_SCALE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/nptl-scale}
+
+die () { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+note () { printf '==> %s\n' "$*" >&2; }
+
+# Debian suite that ships the glibc-source package of each supported base.
+suite_for_base () {
+  case $1 in
+    2.43) echo sid ;;
+    2.36) echo bookworm ;;
+    *) return 1 ;;
+  esac
+}
+
+check_base () {
+  [ -n "$GLIBC_SRC" ] && return 0
+  suite_for_base "$BASE" >/dev/null \
+    || die "unknown BASE '$BASE' (known: 2.43, 2.36; or give GLIBC_SRC=/path)"
+}
+
+# The Debian archive this machine already uses, read from its apt sources
+# (DEBIAN_MIRROR overrides).  Nothing here changes those sources.
+debian_mirror () {
+  if [ -n "$DEBIAN_MIRROR" ]; then echo "$DEBIAN_MIRROR"; return; fi
+  local m
+  m=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null \
+      | awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' \
+      | grep -v -e security -e updates | grep '/debian/\?$' | head -n1)
+  [ -n "$m" ] || m=$(grep -h '^deb ' /etc/apt/sources.list 2>/dev/null \
+      | awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^(https?|file):/) { print $i; exit } }' \
+      | grep -v security | head -n1)
+  [ -n "$m" ] || die "no Debian mirror found in /etc/apt sources; set DEBIAN_MIRROR=URL"
+  echo "${m%/}"
+}
+
+variant_dir () { echo "$BUILD/$BASE/$1"; }
+
+# The series directory for this base (PATCHES overrides).
+patch_dir () {
+  local d=${PATCHES:-$TOP/patches/glibc-$BASE}
+  [ -d "$d" ] || die "no patch series for BASE=$BASE: $d does not exist (give PATCHES=/path/to/series-dir)"
+  echo "$d"
+}
+
+jobs () { echo "${JOBS:-$(( $(nproc) + 1 ))}"; }
+
+# Print a short content hash of the named files (missing ones count too).
+hash_files () {
+  local f
+  for f in "$@"; do
+    printf '%s\n' "${f##*/}"
+    if [ -f "$f" ]; then sha256sum < "$f"; else echo missing; fi
+  done | sha256sum | cut -c1-16
+}

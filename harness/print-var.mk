@@ -1,0 +1,5 @@
+# Included after a glibc subdirectory's Makefile to print its test lists:
+#   make -r -C SRC/SUBDIR -f Makefile -f print-var.mk objdir=OBJ subdir=SUBDIR ..=../ print-tests
+.PHONY: print-tests
+print-tests:
+	@echo $(sort $(tests) $(tests-internal) $(tests-static))

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# smoke.sh VARIANT...: prove each sysroot is what it claims to be.
+#
+# A program built with the variant's compiler wrapper must report glibc
+# $BASE and load the libc of that sysroot, whose banner names the variant; the
+# same program built with the host's compiler must load the host's libc, and
+# the variant's `run` wrapper must move it onto the sysroot's libc.
+. "$(dirname "$0")/lib.sh"
+
+[ $# -gt 0 ] || set -- stock patched
+out=$BUILD/$BASE/smoke
+mkdir -p "$out"
+src=$TOP/tests/smoke/libc-version.c
+fail=0
+
+field () { awk -v k="$1" '$1 == k { print $2 }'; }
+check () {
+  if [ "$2" = "$3" ]; then echo "PASS: smoke $1"
+  else echo "FAIL: smoke $1: got '$2', want '$3'"; fail=1; fi
+}
+
+gcc -o "$out/host" "$src" || die "host compiler cannot build $src"
+host_libc=$("$out/host" | field libc)
+check "host program loads the host's libc ($host_libc)" \
+  "$(readlink -f "$host_libc" | grep -c "^$BUILD/")" 0
+
+for v in "$@"; do
+  vdir=$(variant_dir "$v")
+  [ -x "$vdir/bin/cc" ] || die "no sysroot for $v: run 'make sysroot BASE=$BASE' first"
+  "$vdir/bin/cc" -o "$out/$v" "$src" || { echo "FAIL: smoke $v: cannot compile"; fail=1; continue; }
+  res=$("$out/$v") || { echo "FAIL: smoke $v: does not run"; fail=1; continue; }
+  libc=$(echo "$res" | field libc)
+  want_ver=$(tar -xOf "$BUILD/$BASE/source/glibc.tar" glibc/version.h | sed -n 's/^#define VERSION "\(.*\)"/\1/p')
+  check "$v reports glibc $want_ver" "$(echo "$res" | field version)" "$want_ver"
+  check "$v loads its own libc" "$(readlink -f "$libc" | grep -c "^$vdir/root/")" 1
+  check "$v libc banner names the variant" \
+    "$("$libc" | head -n1 | grep -o "(nptl-scale-$v)")" "(nptl-scale-$v)"
+  check "$v run wrapper moves a host program onto its libc" \
+    "$(readlink -f "$("$vdir/bin/run" "$out/host" | field libc)")" "$(readlink -f "$libc")"
+  echo "$v: $(echo "$res" | tr '\n' ' ')"
+done
+exit $fail
