@@ -130,8 +130,11 @@ build_variant () {
   note "glibc $BASE $v: preparing source"
   timed prepare_src prepare_src "$v" "$srckey" || exit 1
 
+  # One configuration for every variant: anything that differs here (even
+  # --with-pkgversion, which lands in config.h) changes every object and
+  # defeats ccache between stock and patched.
   local cfg
-  cfg="$(configure_args "$v" | tr '\n' ' ') --with-pkgversion=nptl-scale-$v CC=ccache\ gcc CXX=ccache\ g++"
+  cfg="$(configure_args "$v" | tr '\n' ' ') --with-pkgversion=nptl-scale CC=ccache\ gcc CXX=ccache\ g++"
   if ! [ -f "$vdir/obj/config.status" ] || [ "$(cat "$vdir/stamp.configure" 2>/dev/null)" != "$cfg" ]; then
     note "glibc $BASE $v: configure"
     rm -rf "$vdir/obj"; mkdir -p "$vdir/obj"
@@ -152,6 +155,8 @@ build_variant () {
     > "$vdir/install.log" 2>&1 \
     || die "install of $v failed (see $vdir/install.log)"
   fix_linker_scripts "$vdir/root.new"
+  { echo "glibc $BASE, variant $v"; cat "$BUILD/$BASE/source/ORIGIN"
+    series_patches "$v" | sed 's|.*/|patch: |'; } > "$vdir/root.new/NPTL-SCALE"
   rm -rf "$vdir/root"; mv "$vdir/root.new" "$vdir/root"
   write_wrappers "$vdir"
   echo "$cfgkey" > "$vdir/stamp.installed"
