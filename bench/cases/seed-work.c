@@ -1,0 +1,106 @@
+/* The seed report's experiments (TiFlash): one operation is a work unit of
+   20 memcpy calls of 1,000,000 bytes.  The -p parameter picks how it runs:
+
+     direct          each thread does work units itself (experiments 1)
+     direct+idle1000 the same while 1000 more threads wait on a condition
+                     variable (experiment 2)
+     spawn           each thread creates a thread that does one work unit,
+                     and joins it (experiments 3-5 with 40, 120, 500
+                     threads)  */
+#include "../bench.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { copy_size = 1000000, copies = 20, idle_threads = 1000 };
+
+static int spawn;
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t idle_cond = PTHREAD_COND_INITIALIZER;
+static int idle_done;
+static pthread_t idle[idle_threads];
+static int nidle;
+
+static void *
+work_unit (void *arg)
+{
+  /* Per-call buffers, as in the report: each unit touches fresh memory.  */
+  char *src = malloc (copy_size), *dst = malloc (copy_size);
+  if (src == NULL || dst == NULL)
+    abort ();
+  memset (src, 1, copy_size);
+  for (int i = 0; i < copies; i++)
+    {
+      memcpy (dst, src, copy_size);
+      __asm__ volatile ("" : : "r" (dst) : "memory");
+    }
+  free (src);
+  free (dst);
+  return arg;
+}
+
+static void *
+idle_thread (void *arg)
+{
+  pthread_mutex_lock (&idle_lock);
+  while (!idle_done)
+    pthread_cond_wait (&idle_cond, &idle_lock);
+  pthread_mutex_unlock (&idle_lock);
+  return arg;
+}
+
+static int
+setup (int n, const char *param)
+{
+  if (param == NULL || strcmp (param, "direct") == 0)
+    return 0;
+  if (strcmp (param, "spawn") == 0)
+    {
+      spawn = 1;
+      return 0;
+    }
+  if (strcmp (param, "direct+idle1000") == 0)
+    {
+      pthread_attr_t attr;
+      pthread_attr_init (&attr);
+      pthread_attr_setstacksize (&attr, 64 * 1024);
+      for (nidle = 0; nidle < idle_threads; nidle++)
+        if (pthread_create (&idle[nidle], &attr, idle_thread, NULL) != 0)
+          abort ();
+      return 0;
+    }
+  fprintf (stderr, "seed-work: unknown parameter '%s'\n", param);
+  return 2;
+}
+
+static void
+run (struct bench_thread *self)
+{
+  while (!bench_stopped ())
+    {
+      if (spawn)
+        {
+          pthread_t t;
+          if (pthread_create (&t, NULL, work_unit, NULL) != 0
+              || pthread_join (t, NULL) != 0)
+            abort ();
+        }
+      else
+        work_unit (NULL);
+      bench_count (self);
+    }
+}
+
+static void
+wake (void)
+{
+  pthread_mutex_lock (&idle_lock);
+  idle_done = 1;
+  pthread_cond_broadcast (&idle_cond);
+  pthread_mutex_unlock (&idle_lock);
+  for (int i = 0; i < nidle; i++)
+    pthread_join (idle[i], NULL);
+}
+
+const struct bench_case bench_case = { "seed-work", "20 x memcpy 1 MB", setup, run, wake };

@@ -1,0 +1,210 @@
+/* Benchmark driver: runs one case (linked in) with N threads.
+
+     BENCH -t THREADS [-w WARMUP_S] [-d SECONDS] [-i INTERVAL_S] [-p PARAM]
+
+   The threads start together behind a barrier.  After the warm-up the
+   driver samples the sum of the per-thread counters every interval and
+   prints one line of JSON: the rate of each sample and their median, the
+   operations of the least and most productive thread (fairness), and how
+   busy the CPUs were: the process's CPU time (getrusage) and the whole
+   machine's non-idle share (/proc/stat) over the measured period.  */
+#define _GNU_SOURCE
+#include "bench.h"
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+atomic_int bench_stop;
+static pthread_barrier_t start;
+static struct bench_thread *threads;
+
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double
+cpu_seconds (void)
+{
+  struct rusage ru;
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6
+         + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Total and idle (idle + iowait) jiffies of all CPUs.  */
+static void
+proc_stat (unsigned long long *total, unsigned long long *idle)
+{
+  unsigned long long v[10] = { 0 };
+  FILE *f = fopen ("/proc/stat", "r");
+  *total = *idle = 0;
+  if (f == NULL)
+    return;
+  if (fscanf (f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+              &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+              &v[9]) >= 5)
+    {
+      /* guest and guest_nice are already in user and nice.  */
+      for (int i = 0; i < 8; i++)
+        *total += v[i];
+      *idle = v[3] + v[4];
+    }
+  fclose (f);
+}
+
+static unsigned long
+total_ops (int n)
+{
+  unsigned long sum = 0;
+  for (int i = 0; i < n; i++)
+    sum += atomic_load_explicit (&threads[i].ops, memory_order_relaxed);
+  return sum;
+}
+
+static void *
+thread_main (void *arg)
+{
+  struct bench_thread *self = arg;
+  pthread_barrier_wait (&start);
+  bench_case.run (self);
+  return NULL;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+sleep_s (double s)
+{
+  struct timespec ts = { (time_t) s, (long) ((s - (time_t) s) * 1e9) };
+  while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
+    ;
+}
+
+int
+main (int argc, char **argv)
+{
+  int n = 1, opt;
+  double warmup = 0.2, duration = 1.0, interval = 0.1;
+  const char *param = NULL;
+  while ((opt = getopt (argc, argv, "t:w:d:i:p:")) != -1)
+    switch (opt)
+      {
+      case 't': n = atoi (optarg); break;
+      case 'w': warmup = atof (optarg); break;
+      case 'd': duration = atof (optarg); break;
+      case 'i': interval = atof (optarg); break;
+      case 'p': param = optarg; break;
+      default:
+        fprintf (stderr, "usage: %s -t THREADS [-w S] [-d S] [-i S] [-p PARAM]\n",
+                 argv[0]);
+        return 2;
+      }
+  if (n < 1 || duration <= 0 || interval <= 0)
+    {
+      fprintf (stderr, "%s: bad arguments\n", argv[0]);
+      return 2;
+    }
+  if (bench_case.setup != NULL)
+    {
+      int r = bench_case.setup (n, param);
+      if (r != 0)
+        return r;
+    }
+
+  threads = aligned_alloc (128, n * sizeof *threads);
+  if (threads == NULL)
+    return 1;
+  memset (threads, 0, n * sizeof *threads);
+  pthread_barrier_init (&start, NULL, n + 1);
+  pthread_t *tids = calloc (n, sizeof *tids);
+  pthread_attr_t attr;
+  pthread_attr_init (&attr);
+  /* Many threads: keep their stacks small, the cases need little.  */
+  pthread_attr_setstacksize (&attr, 256 * 1024);
+  for (int i = 0; i < n; i++)
+    {
+      threads[i].id = i;
+      threads[i].nthreads = n;
+      int e = pthread_create (&tids[i], &attr, thread_main, &threads[i]);
+      if (e != 0)
+        {
+          fprintf (stderr, "pthread_create: %s\n", strerror (e));
+          return 1;
+        }
+    }
+  pthread_barrier_wait (&start);
+  sleep_s (warmup);
+
+  int nsamples = (int) (duration / interval + 0.5);
+  if (nsamples < 1)
+    nsamples = 1;
+  double *rates = calloc (nsamples, sizeof *rates);
+  unsigned long long tot0, idle0, tot1, idle1;
+  unsigned long *start_ops = calloc (n, sizeof *start_ops);
+  for (int i = 0; i < n; i++)
+    start_ops[i] = atomic_load (&threads[i].ops);
+  proc_stat (&tot0, &idle0);
+  double cpu0 = cpu_seconds (), t0 = now (), t = t0;
+  unsigned long ops0 = total_ops (n), ops = ops0;
+  for (int s = 0; s < nsamples; s++)
+    {
+      sleep_s (interval);
+      double t2 = now ();
+      unsigned long ops2 = total_ops (n);
+      rates[s] = (ops2 - ops) / (t2 - t);
+      t = t2;
+      ops = ops2;
+    }
+  double elapsed = t - t0, cpu = cpu_seconds () - cpu0;
+  proc_stat (&tot1, &idle1);
+  unsigned long lo = (unsigned long) -1, hi = 0;
+  for (int i = 0; i < n; i++)
+    {
+      unsigned long d = atomic_load (&threads[i].ops) - start_ops[i];
+      lo = d < lo ? d : lo;
+      hi = d > hi ? d : hi;
+    }
+
+  atomic_store (&bench_stop, 1);
+  if (bench_case.wake != NULL)
+    bench_case.wake ();
+  for (int i = 0; i < n; i++)
+    pthread_join (tids[i], NULL);
+
+  double *sorted = malloc (nsamples * sizeof *sorted);
+  memcpy (sorted, rates, nsamples * sizeof *sorted);
+  qsort (sorted, nsamples, sizeof *sorted, cmp_double);
+  double median = nsamples % 2 ? sorted[nsamples / 2]
+    : (sorted[nsamples / 2 - 1] + sorted[nsamples / 2]) / 2;
+  long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
+  double busy = tot1 > tot0
+    ? 100.0 * ((tot1 - tot0) - (idle1 - idle0)) / (tot1 - tot0) : -1;
+
+  printf ("{\"case\": \"%s\", \"unit\": \"%s\", \"param\": \"%s\", "
+          "\"threads\": %d, \"ncpu\": %ld, \"seconds\": %.3f, "
+          "\"ops\": %lu, \"rate\": %.1f, \"median_sample_rate\": %.1f, "
+          "\"thread_ops_min\": %lu, \"thread_ops_max\": %lu, "
+          "\"process_cpu_pct\": %.1f, \"machine_busy_pct\": %.1f, "
+          "\"samples\": [",
+          bench_case.name, bench_case.unit, param ? param : "", n, ncpu,
+          elapsed, ops - ops0, (ops - ops0) / elapsed, median, lo, hi,
+          100.0 * cpu / (elapsed * ncpu), busy);
+  for (int s = 0; s < nsamples; s++)
+    printf ("%s%.1f", s ? ", " : "", rates[s]);
+  printf ("]}\n");
+  return 0;
+}

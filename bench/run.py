@@ -1,0 +1,431 @@
+#!/usr/bin/env python3
+"""Run the nptl-scale benchmarks for several glibc sysroots, side by side.
+
+    run.py --base 2.43 --build BUILD [--bench default|quick|NAME] VARIANT...
+
+Every benchmark (bench/cases/*.c with bench/driver.c) is built with each
+variant's compiler wrapper and run under that variant's glibc.  For each
+configuration the variants run interleaved, repetition by repetition
+(stock, patched, stock, patched, ...), so that a drift of the machine hits
+all of them alike; the patched/stock ratio is computed pair by pair and its
+median reported.  Each run is wrapped in `perf stat` (software events and
+syscall tracepoints) where perf works.  Results: BUILD/bench/BASE/results.json
+(every sample, the machine), report.md, and PNG plots.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CREATORS = [1, 2, 4, 8, 40, 120, 500]
+SYNC_N = [1, 2, 4, 8, 32]
+PERF_SW = ["task-clock", "context-switches", "cpu-migrations", "page-faults"]
+PERF_SYSCALLS = ["syscalls:sys_enter_futex", "syscalls:sys_enter_mmap",
+                 "syscalls:sys_enter_munmap", "syscalls:sys_enter_madvise"]
+
+
+def plan(mode):
+    """The configurations: (group, case, threads, param)."""
+    quick = mode == "quick"
+    creators = [1, 2, 8, 120] if quick else CREATORS
+    cfgs = []
+    for n in creators:
+        cfgs.append(("create-join", "create-join", n, ""))
+        cfgs.append(("create-join", "clone-floor", n, ""))
+    seeds = [(40, "direct"), (40, "spawn")] if quick else [
+        (40, "direct"), (40, "direct+idle1000"), (40, "spawn"),
+        (120, "spawn"), (500, "spawn")]
+    for n, p in seeds:
+        cfgs.append(("seed", "seed-work", n, p))
+    for pc in ([1, 16] if quick else [1, 4, 16, 64]):
+        for how in ("signal", "broadcast"):
+            cfgs.append(("condvar", "cond-pc", 2 * pc, "%d:%d:%s" % (pc, pc, how)))
+    for n in ([2, 8] if quick else [2, 8, 32]):
+        cfgs.append(("condvar", "cond-pingpong", n, ""))
+    for n in ([4] if quick else [2, 4, 16, 64]):
+        cfgs.append(("condvar", "cond-fanout", n, ""))
+    for n in ([2, 8] if quick else SYNC_N):
+        for how in ("spin", "yield", "futex"):
+            cfgs.append(("syncpoint", "syncpoint", n, how))
+    if mode not in ("default", "quick", "full"):
+        cfgs = [c for c in cfgs if mode in (c[0], c[1])]
+        if not cfgs:
+            sys.exit("run.py: no benchmark named '%s' (groups: create-join, seed, "
+                     "condvar, syncpoint, glibc, stress-ng; cases: %s)"
+                     % (mode, ", ".join(sorted(cases()))))
+    return cfgs
+
+
+def cases():
+    return [f[:-2] for f in os.listdir(os.path.join(TOP, "bench", "cases"))
+            if f.endswith(".c")]
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def machine():
+    info = {"cores": os.cpu_count(), "kernel": platform.release(),
+            "arch": platform.machine()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            m = re.search(r"^model name\s*:\s*(.*)$", f.read(), re.M)
+            info["cpu"] = m.group(1) if m else "unknown"
+        with open("/proc/meminfo") as f:
+            info["mem_gib"] = round(int(f.readline().split()[1]) / 2**20, 1)
+    except OSError:
+        pass
+    return info
+
+
+def perf_events():
+    """The perf events this machine supports (software events, tracepoints);
+    hardware counters are probed and reported, never required."""
+    if not shutil.which("perf"):
+        return [], "perf not installed"
+    ok = []
+    for ev in PERF_SW + PERF_SYSCALLS:
+        r = sh(["perf", "stat", "-x,", "-e", ev, "true"])
+        if r.returncode == 0 and "not supported" not in r.stderr \
+                and "<not counted>" not in r.stderr:
+            ok.append(ev)
+    hw = sh(["perf", "stat", "-x,", "-e", "cycles", "true"])
+    note = "hardware counters: %s" % (
+        "not supported here" if hw.returncode != 0 or "not supported" in hw.stderr
+        else "available (not used)")
+    return ok, note
+
+
+def build(variants, builddir, outdir):
+    bins = {}
+    for v in variants:
+        cc = os.path.join(builddir, v, "bin", "cc")
+        if not os.access(cc, os.X_OK):
+            sys.exit("run.py: no sysroot for %s (%s); run 'make sysroot'" % (v, cc))
+        d = os.path.join(outdir, "bin", v)
+        os.makedirs(d, exist_ok=True)
+        for c in cases():
+            exe = os.path.join(d, c)
+            r = sh([cc, "-O2", "-g", "-Wall", "-pthread", "-o", exe,
+                    os.path.join(TOP, "bench", "driver.c"),
+                    os.path.join(TOP, "bench", "cases", c + ".c")])
+            if r.returncode != 0:
+                sys.exit("run.py: building %s for %s failed:\n%s" % (c, v, r.stderr))
+            bins[(v, c)] = exe
+    return bins
+
+
+def run_one(exe, threads, param, seconds, events, timeout):
+    cmd = [exe, "-t", str(threads), "-w", "0.2", "-d", str(seconds), "-i", "0.1"]
+    if param:
+        cmd += ["-p", param]
+    perf = {}
+    with tempfile.NamedTemporaryFile("r", suffix=".perf") as pf:
+        if events:
+            cmd = ["perf", "stat", "-x,", "-o", pf.name, "-e", ",".join(events)] + cmd
+        try:
+            r = sh(cmd, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return {"error": "timed out after %ds" % timeout}
+        if r.returncode != 0:
+            return {"error": "exit %d: %s" % (r.returncode, r.stderr.strip()[-300:])}
+        for line in pf.read().splitlines():
+            f = line.split(",")
+            if len(f) > 2 and f[0] and not line.startswith("#"):
+                try:
+                    perf[f[2]] = float(f[0])
+                except ValueError:
+                    pass
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    res["perf"] = perf
+    return res
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def summarize(results, variants):
+    """Per configuration: median rate per variant and the pairwise ratios."""
+    rows = []
+    for key in sorted({(r["group"], r["case"], r["threads"], r["param"])
+                       for r in results},
+                      key=lambda k: (k[0], k[1], k[3], k[2])):
+        runs = [r for r in results
+                if (r["group"], r["case"], r["threads"], r["param"]) == key]
+        row = {"group": key[0], "case": key[1], "threads": key[2],
+               "param": key[3], "variants": {}}
+        for v in variants:
+            ok = [r for r in runs if r["variant"] == v and "rate" in r]
+            rates = [r["rate"] for r in ok]
+            row["variants"][v] = {
+                "median": median(rates), "min": min(rates, default=None),
+                "max": max(rates, default=None), "n": len(rates),
+                "cpu_pct": median([r["process_cpu_pct"] for r in ok]),
+                "errors": [r["error"] for r in runs
+                           if r["variant"] == v and "error" in r],
+                "ctxsw_per_op": median([r["perf"].get("context-switches", 0)
+                                        / max(r["ops"], 1) for r in ok
+                                        if r["perf"]]),
+                "futex_per_op": median([r["perf"]["syscalls:sys_enter_futex"]
+                                        / max(r["ops"], 1) for r in ok
+                                        if "syscalls:sys_enter_futex" in r["perf"]]),
+                "fairness": median([r["thread_ops_min"] / r["thread_ops_max"]
+                                    for r in ok if r["thread_ops_max"]]),
+            }
+        base = variants[0]
+        for v in variants[1:]:
+            ratios = []
+            for rep in sorted({r["rep"] for r in runs}):
+                a = [r for r in runs if r["rep"] == rep and r["variant"] == base
+                     and "rate" in r]
+                b = [r for r in runs if r["rep"] == rep and r["variant"] == v
+                     and "rate" in r]
+                if a and b and a[0]["rate"] > 0:
+                    ratios.append(b[0]["rate"] / a[0]["rate"])
+            row["variants"][v]["ratio"] = median(ratios)
+            row["variants"][v]["ratio_min"] = min(ratios, default=None)
+            row["variants"][v]["ratio_max"] = max(ratios, default=None)
+        rows.append(row)
+    return rows
+
+
+def fmt(x, digits=0):
+    if x is None:
+        return "-"
+    if abs(x) >= 1000:
+        return "{:,.0f}".format(x)
+    return ("{:.%df}" % digits).format(x)
+
+
+TITLES = {
+    "create-join": "Thread create+join rate (empty body; clone-floor = bare clone() + wait on the cleared TID)",
+    "seed": "Seed experiments (work unit = 20 x memcpy of 1,000,000 bytes; spawn = each thread creates a thread per unit and joins it)",
+    "condvar": "Condition variables",
+    "syncpoint": "Sync point: N threads meeting repeatedly (spin, sched_yield, futex barrier)",
+}
+
+
+def report(doc, rows, variants, path):
+    m = doc["machine"]
+    out = ["# nptl-scale benchmarks: glibc %s, %s" % (doc["base"], " vs ".join(variants)),
+           "",
+           "- Machine: %s cores (%s), %s GiB, kernel %s, %s" % (
+               m.get("cores"), m.get("cpu", "?"), m.get("mem_gib", "?"),
+               m.get("kernel"), m.get("arch")),
+           "- Date: %s; mode: %s; %d repetitions per configuration, variants interleaved; "
+           "%.1f s measured per run after %.1f s warm-up" % (
+               doc["date"], doc["mode"], doc["reps"], doc["seconds"], 0.2),
+           "- Rates are medians over the repetitions (min-max in brackets); "
+           "ratio = median of the per-repetition %s/%s ratios." % (
+               "/".join(variants[1:]) or "-", variants[0]),
+           "- CPU %% = the process's CPU time / (wall time x %s cores); "
+           "idle %% = 100 - CPU %%." % m.get("cores"),
+           "- perf: %s; %s" % (", ".join(doc["perf_events"]) or "none", doc["perf_note"]),
+           ""]
+    for v in variants:
+        out.append("- %s: %s" % (v, doc["sysroots"].get(v, "")))
+    out.append("")
+    for group in ("create-join", "seed", "condvar", "syncpoint"):
+        grows = [r for r in rows if r["group"] == group]
+        if not grows:
+            continue
+        out += ["## " + TITLES[group], ""]
+        hdr = ["case", "param", "threads"]
+        for v in variants:
+            hdr += ["%s /s" % v, "%s CPU %%" % v]
+            if v != variants[0]:
+                hdr += ["%s/%s" % (v, variants[0])]
+        hdr += ["ctxsw/op (%s)" % v for v in variants]
+        if group == "create-join":
+            hdr += ["%s of floor" % v for v in variants]
+        out.append("| " + " | ".join(hdr) + " |")
+        out.append("|" + "---|" * len(hdr))
+        for r in grows:
+            cells = [r["case"], r["param"] or "-", str(r["threads"])]
+            for v in variants:
+                s = r["variants"][v]
+                err = " (%d failed)" % len(s["errors"]) if s["errors"] else ""
+                cells.append("%s [%s-%s]%s" % (fmt(s["median"]), fmt(s["min"]),
+                                               fmt(s["max"]), err))
+                cells.append(fmt(s["cpu_pct"], 1))
+                if v != variants[0]:
+                    cells.append("%s [%s-%s]" % (fmt(s.get("ratio"), 3),
+                                                 fmt(s.get("ratio_min"), 2),
+                                                 fmt(s.get("ratio_max"), 2)))
+            for v in variants:
+                cells.append(fmt(r["variants"][v]["ctxsw_per_op"], 2))
+            if group == "create-join":
+                floor = [f for f in rows if f["case"] == "clone-floor"
+                         and f["threads"] == r["threads"]]
+                for v in variants:
+                    fl = floor[0]["variants"][v]["median"] if floor else None
+                    me = r["variants"][v]["median"]
+                    cells.append(fmt(me / fl, 2) if fl and me
+                                 and r["case"] != "clone-floor" else "-")
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    for extra in ("glibc_benchtests", "stress_ng"):
+        if doc.get(extra):
+            out += ["## " + {"glibc_benchtests": "glibc benchtests (bench-pthread set), compare_bench.py",
+                             "stress_ng": "stress-ng --pthread under each sysroot"}[extra],
+                    "", "```", doc[extra].rstrip(), "```", ""]
+    if doc.get("plots"):
+        out += ["## Plots", ""] + ["![%s](%s)" % (p, p) for p in doc["plots"]] + [""]
+    with open(path, "w") as f:
+        f.write("\n".join(out))
+
+
+def plots(rows, variants, outdir):
+    if not shutil.which("gnuplot"):
+        return []
+    made = []
+    series = [(v, "create-join") for v in variants] + [(variants[0], "clone-floor")]
+    dat = os.path.join(outdir, "create-join.dat")
+    with open(dat, "w") as f:
+        for v, case in series:
+            f.write("# %s %s\n" % (case, v))
+            for r in rows:
+                if r["case"] == case:
+                    s = r["variants"][v]
+                    if s["median"]:
+                        f.write("%d %f %f\n" % (r["threads"], s["median"],
+                                                100 - (s["cpu_pct"] or 0)))
+            f.write("\n\n")
+    for name, col, ylabel in (("create-join-rate", 2, "create+join per second"),
+                              ("create-join-idle", 3, "CPU idle % (process)")):
+        png = name + ".png"
+        cmds = ["set terminal png size 900,540", "set output '%s'" % os.path.join(outdir, png),
+                "set logscale x 2", "set xlabel 'concurrent creators'",
+                "set ylabel '%s'" % ylabel, "set key outside bottom center horizontal",
+                "set grid", "set title '%s'" % ylabel]
+        items = ["'%s' index %d using 1:%d with linespoints title '%s %s'"
+                 % (dat, i, col, case, v) for i, (v, case) in enumerate(series)]
+        cmds.append("plot " + ", ".join(items))
+        r = sh(["gnuplot"], input="\n".join(cmds) + "\n")
+        if r.returncode == 0:
+            made.append(png)
+    return made
+
+
+def glibc_benchtests(variants, builddir, outdir, in_env):
+    """Run glibc's bench-pthread set in each build tree and compare."""
+    outs = {}
+    for v in variants:
+        obj = os.path.join(builddir, v, "obj")
+        print("==> glibc benchtests (bench-pthread) for %s" % v, flush=True)
+        r = sh(in_env + [obj, "make", "-s", "BENCHSET=bench-pthread", "bench"])
+        f = os.path.join(obj, "benchtests", "bench.out")
+        if r.returncode != 0 or not os.path.exists(f):
+            return "glibc benchtests failed for %s:\n%s" % (v, (r.stdout + r.stderr)[-2000:])
+        outs[v] = os.path.join(outdir, "glibc-bench-%s.json" % v)
+        shutil.copy(f, outs[v])
+    script = os.path.join(builddir, variants[0], "src", "benchtests", "scripts",
+                          "compare_bench.py")
+    schema = os.path.join(os.path.dirname(script), "benchout.schema.json")
+    text = []
+    for v in variants[1:]:
+        r = sh([sys.executable, script, "--threshold", "5", schema,
+                outs[variants[0]], outs[v]])
+        text.append("%s -> %s (differences over 5%%):\n%s%s" % (
+            variants[0], v, r.stdout, r.stderr[-1000:] if r.returncode else ""))
+    return "\n".join(text)
+
+
+def stress_ng(variants, builddir, seconds):
+    exe = shutil.which("stress-ng")
+    if not exe:
+        return "stress-ng not installed"
+    lines = []
+    for v in variants:
+        run = os.path.join(builddir, v, "bin", "run")
+        r = sh([run, exe, "--pthread", str(4 * (os.cpu_count() or 1)),
+                "--timeout", str(seconds), "--metrics-brief"])
+        m = re.search(r"pthread\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)",
+                      r.stdout + r.stderr)
+        lines.append("%-8s %s" % (v, "bogo ops %s in %s s real: %s bogo ops/s (real time)"
+                                  % (m.group(1), m.group(2), m.group(5)) if m
+                                  else "no result (exit %d)" % r.returncode))
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--base", required=True)
+    ap.add_argument("--build", required=True, help="build/<base>")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--bench", default="default")
+    ap.add_argument("--reps", type=int)
+    ap.add_argument("--seconds", type=float)
+    ap.add_argument("--in-env", default="", help="command prefix: run DIR CMD...")
+    ap.add_argument("variants", nargs="+")
+    a = ap.parse_args()
+    quick = a.bench == "quick"
+    reps = a.reps or (3 if quick else 5)
+    seconds = a.seconds or (0.3 if quick else 0.6)
+    if reps < 1:
+        sys.exit("run.py: --reps must be at least 1")
+    cfgs = plan(a.bench)
+    os.makedirs(a.out, exist_ok=True)
+    events, perf_note = perf_events()
+    bins = build(a.variants, a.build, a.out)
+    doc = {"base": a.base, "mode": a.bench, "reps": reps, "seconds": seconds,
+           "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+           "machine": machine(), "perf_events": events, "perf_note": perf_note,
+           "sysroots": {}, "results": []}
+    for v in a.variants:
+        try:
+            with open(os.path.join(a.build, v, "root", "NPTL-SCALE")) as f:
+                doc["sysroots"][v] = "; ".join(f.read().strip().splitlines())
+        except OSError:
+            doc["sysroots"][v] = "?"
+    total = len(cfgs) * reps * len(a.variants)
+    done = 0
+    for group, case, n, param in cfgs:
+        for rep in range(reps):
+            for v in a.variants:
+                res = run_one(bins[(v, case)], n, param, seconds, events,
+                              timeout=max(60, int(seconds * 20)))
+                res.update({"group": group, "case": case, "threads": n,
+                            "param": param, "variant": v, "rep": rep})
+                doc["results"].append(res)
+                done += 1
+            last = [r for r in doc["results"][-len(a.variants):]]
+            print("[%3d/%d] %-13s %-18s t=%-3d %s" % (
+                done, total, case, param or "-", n,
+                "  ".join("%s %s" % (r["variant"], fmt(r.get("rate")) if "rate" in r
+                                     else r.get("error")) for r in last)),
+                flush=True)
+    if a.bench in ("default", "full", "glibc"):
+        doc["glibc_benchtests"] = glibc_benchtests(
+            a.variants, a.build, a.out, a.in_env.split() if a.in_env else [])
+    if a.bench in ("default", "full", "stress-ng", "quick"):
+        doc["stress_ng"] = stress_ng(a.variants, a.build, 2 if quick else 5)
+    rows = summarize(doc["results"], a.variants)
+    doc["summary"] = rows
+    doc["plots"] = plots(rows, a.variants, a.out)
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+    report(doc, rows, a.variants, os.path.join(a.out, "report.md"))
+    print("==> %s" % os.path.join(a.out, "report.md"))
+    failed = [r for r in doc["results"] if "error" in r]
+    if failed:
+        print("run.py: %d runs failed, e.g. %s %s t=%d: %s" % (
+            len(failed), failed[0]["variant"], failed[0]["case"],
+            failed[0]["threads"], failed[0]["error"]), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

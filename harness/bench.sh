@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# bench.sh VARIANT...: benchmarks of the sysroots of $BASE, side by side.
+# BENCH=default (under 15 minutes on 2 cores), quick (under 3 minutes), or
+# the name of one benchmark group or case.  Output in build/bench/$BASE/.
+. "$(dirname "$0")/lib.sh"
+
+[ $# -gt 0 ] || set -- stock patched
+case " $* " in *" stock "*) ;; *) set -- stock "$@" ;; esac
+check_base
+for v in "$@"; do
+  [ -x "$(variant_dir "$v")/bin/cc" ] \
+    || die "no sysroot for $v of glibc $BASE; run 'make sysroot BASE=$BASE'"
+done
+command -v perf >/dev/null || note "perf not found: runs are not wrapped in perf stat (Debian package linux-perf)"
+for tool in stress-ng:stress-ng gnuplot:gnuplot-nox; do
+  command -v "${tool%%:*}" >/dev/null && continue
+  if [ -n "$AUTO_INSTALL" ] && [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${tool#*:}" >/dev/null 2>&1
+  fi
+  command -v "${tool%%:*}" >/dev/null || note "${tool%%:*} not found (Debian package ${tool#*:}): that part is skipped"
+done
+exec python3 "$TOP/bench/run.py" --base "$BASE" --build "$BUILD/$BASE" \
+  --out "$BUILD/bench/$BASE" --bench "${BENCH:-default}" \
+  ${BENCH_REPS:+--reps "$BENCH_REPS"} --in-env "$TOP/harness/in-env.sh" "$@"
