@@ -119,6 +119,8 @@ command -v runtest >/dev/null || {
 
 : > "$out/times"
 rc=0
+phase "harness self-test (compare.py)" python3 "$TOP/harness/test_compare.py" \
+  > "$out/selftest.log" 2>&1 || { echo "FAIL: harness self-test (see $out/selftest.log)"; rc=1; }
 phase "smoke test ($*)" "$TOP/harness/smoke.sh" "$@" | tee "$out/smoke.sum" || rc=1
 for v in "$@"; do
   phase "glibc tests ($CHECK), $v" glibc_tests "$v"
@@ -141,5 +143,15 @@ fi
 echo
 echo "=== time of each part ==="
 cat "$out/times"
+# One closing line for CI: the tests of the other variants that did not
+# regress, and the regressions plus failed smoke checks.
+ntests=0
+for v in "$@"; do
+  [ "$v" = stock ] || ntests=$((ntests + $(cat "$out/glibc-$v.sum" "$out/dejagnu-$v.sum" 2>/dev/null | grep -c '^[A-Z]*: ')))
+done
+nfail=$(cat "$out"/compare-*.txt 2>/dev/null \
+        | awk '/^RESULT: [0-9]+ regression/ { n += $2 } END { print n + 0 }')
+nfail=$((nfail + $(grep -c '^FAIL: smoke' "$out/smoke.sum")))
+echo "check: $((ntests - nfail)) passed, $nfail failed"
 [ $rc = 0 ] && echo "make check: no regressions" || echo "make check: FAILED"
 exit $rc
