@@ -151,7 +151,9 @@ build_variant () {
 
   note "glibc $BASE $v: install into $vdir/root"
   rm -rf "$vdir/root.new"
-  timed install in_env "$vdir/obj" make -j"$(jobs)" install DESTDIR="$vdir/root.new" \
+  # Debian's tarball has no manual (it is not DFSG-free): MAKEINFO=: skips
+  # the info pages, as Debian's own build does.
+  timed install in_env "$vdir/obj" make -j"$(jobs)" install MAKEINFO=: DESTDIR="$vdir/root.new" \
     > "$vdir/install.log" 2>&1 \
     || die "install of $v failed (see $vdir/install.log)"
   fix_linker_scripts "$vdir/root.new"

@@ -7,7 +7,8 @@
 # build tree, then our DejaGnu suite (testsuite/) built with the variant's
 # compiler wrapper.  Every variant's results are written as a .sum file under
 # build/$BASE/check/ and compared with stock's by harness/compare.py, which
-# exits non-zero on any regression.  CHECK_BENCH=0 skips the benchmark smoke.
+# exits non-zero on any regression.  CHECK_BENCH=0 skips the benchmark smoke;
+# SELECTION=FILE replaces harness/check-selection.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/env.sh"
 
@@ -82,7 +83,7 @@ glibc_tests () {
       note "$v: glibc $sub: ${#tests[@]} tests"
       run_tests "$vdir" "$sub" "$(jobs)" "${tests[@]}"
       for t in "${tests[@]}"; do result_of "$vdir" "$sub" "$t"; done >> "$sum.tmp"
-    done < "$TOP/harness/check-selection"
+    done < "${SELECTION:-$TOP/harness/check-selection}"
   fi
   # Run failures again, one at a time; record every run.
   : > "$out/glibc-$v.reruns"
