@@ -48,6 +48,7 @@ check_variant () {
   patch_dir >/dev/null
   s=$(series_file "$v")
   [ -f "$s" ] || die "variant '$v' does not exist: no $s (known: $(known_variants))"
+  series_patches "$v" >/dev/null
 }
 
 # The patch files of VARIANT, one per line, checked to exist.
