@@ -75,15 +75,15 @@ resolve_isolation () {
 in_env () {
   local dir=$1; shift
   if [ "$ISOLATION" = docker ]; then
-    local tty=
-    [ -t 0 ] && tty=-t
-    docker run --rm -i $tty --init --network none \
+    # No -i: the command must not read the caller's standard input (loops
+    # that read a file would lose the rest of it).
+    docker run --rm --init --network none \
       --cap-add SYS_PTRACE --security-opt seccomp=unconfined \
       -v "$TOP:$TOP" -v "$CACHE:$CACHE" -w "$dir" \
       -e CCACHE_DIR -e CCACHE_BASEDIR -e CCACHE_NOHASHDIR -e CCACHE_MAXSIZE -e HOME=/tmp \
       "$IMAGE" "$@"
   else
-    (cd "$dir" && "$@")
+    (cd "$dir" && "$@" < /dev/null)
   fi
 }
 
