@@ -177,9 +177,7 @@ def summarize(results, variants):
                 "ctxsw_per_op": median([r["perf"].get("context-switches", 0)
                                         / max(r["ops"], 1) for r in ok
                                         if r["perf"]]),
-                "futex_per_op": median([r["perf"]["syscalls:sys_enter_futex"]
-                                        / max(r["ops"], 1) for r in ok
-                                        if "syscalls:sys_enter_futex" in r["perf"]]),
+
                 "fairness": median([r["thread_ops_min"] / r["thread_ops_max"]
                                     for r in ok if r["thread_ops_max"]]),
             }
@@ -273,6 +271,27 @@ def report(doc, rows, variants, path):
                     me = r["variants"][v]["median"]
                     cells.append(fmt(me / fl, 2) if fl and me
                                  and r["case"] != "clone-floor" else "-")
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    prof = [r for r in doc.get("syscall_profile", []) if "ops" in r
+            and r["group"] in ("create-join", "seed")]
+    if prof:
+        calls = [e for e in PERF_SYSCALLS if any(e in r["perf"] for r in prof)]
+        out += ["## System calls per operation (create-join and seed; one extra run "
+                "each, with syscall tracepoints, not used for the rates)", ""]
+        hdr = ["case", "param", "threads"] + ["%s %s" % (v, c.split("sys_enter_")[1])
+                                              for v in variants for c in calls]
+        out.append("| " + " | ".join(hdr) + " |")
+        out.append("|" + "---|" * len(hdr))
+        keys = sorted({(r["case"], r["param"], r["threads"]) for r in prof})
+        for case, param, n in keys:
+            cells = [case, param or "-", str(n)]
+            for v in variants:
+                run = [r for r in prof if (r["case"], r["param"], r["threads"], r["variant"])
+                       == (case, param, n, v)]
+                for c in calls:
+                    cells.append(fmt(run[0]["perf"].get(c, 0) / max(run[0]["ops"], 1), 2)
+                                 if run else "-")
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
     for extra in ("glibc_benchtests", "stress_ng"):
@@ -382,24 +401,33 @@ def main():
     doc = {"base": a.base, "mode": a.bench, "reps": reps, "seconds": seconds,
            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "machine": machine(), "perf_events": events, "perf_note": perf_note,
-           "sysroots": {}, "results": []}
+           "sysroots": {}, "results": [], "syscall_profile": []}
     for v in a.variants:
         try:
             with open(os.path.join(a.build, v, "root", "NPTL-SCALE")) as f:
                 doc["sysroots"][v] = "; ".join(f.read().strip().splitlines())
         except OSError:
             doc["sysroots"][v] = "?"
+    # Syscall tracepoints slow every system call down, so the timed runs
+    # count only software events; one more run per configuration and
+    # variant, not used for the rates, counts the system calls.
+    timed_events = [e for e in events if not e.startswith("syscalls:")]
+    syscall_events = [e for e in events if e.startswith("syscalls:")]
     total = len(cfgs) * reps * len(a.variants)
     done = 0
     for group, case, n, param in cfgs:
-        for rep in range(reps):
+        for rep in range(reps + (1 if syscall_events else 0)):
+            profile = rep == reps
             for v in a.variants:
-                res = run_one(bins[(v, case)], n, param, seconds, events,
+                res = run_one(bins[(v, case)], n, param, seconds,
+                              syscall_events if profile else timed_events,
                               timeout=max(60, int(seconds * 20)))
                 res.update({"group": group, "case": case, "threads": n,
                             "param": param, "variant": v, "rep": rep})
-                doc["results"].append(res)
-                done += 1
+                (doc["syscall_profile"] if profile else doc["results"]).append(res)
+                done += 0 if profile else 1
+            if profile:
+                continue
             last = [r for r in doc["results"][-len(a.variants):]]
             print("[%3d/%d] %-13s %-18s t=%-3d %s" % (
                 done, total, case, param or "-", n,
