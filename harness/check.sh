@@ -43,7 +43,7 @@ selected_tests () {
   local vdir=$1 sub=$2 re=$3
   in_env "$vdir/src/$sub" make -r -s -f Makefile -f "$TOP/harness/print-var.mk" \
     objdir="$vdir/obj" subdir="$sub" ..=../ print-tests 2>/dev/null \
-    | tr ' ' '\n' | grep -E "^($re)\$"
+    | tr ' ' '\n' | grep -v '^$' | grep -E "^($re)\$"
 }
 
 # run_tests VDIR SUBDIR JOBS TEST...: make the tests' .out files.
@@ -51,7 +51,10 @@ run_tests () {
   local vdir=$1 sub=$2 j=$3; shift 3
   local t targets=()
   for t in "$@"; do
-    rm -f "$vdir/obj/$sub/$t.out" "$vdir/obj/$sub/$t.test-result"
+    # The object and its dependency file too: ccache writes dependency
+    # files with relative paths, which make cannot match to a generated
+    # source that it deleted after the first run (test-as-const-*).
+    rm -f "$vdir/obj/$sub/$t".{out,test-result,o,o.d}
     targets+=("$vdir/obj/$sub/$t.out")
   done
   in_env "$vdir/src/$sub" timeout "$MAKE_LIMIT" make -r -k -j"$j" \

@@ -2,4 +2,5 @@
 #   make -r -C SRC/SUBDIR -f Makefile -f print-var.mk objdir=OBJ subdir=SUBDIR ..=../ print-tests
 .PHONY: print-tests
 print-tests:
-	@echo $(sort $(tests) $(tests-internal) $(tests-static))
+	@echo $(sort $(tests) $(tests-internal) $(tests-static) \
+	  $(patsubst $(objpfx)%.out,%,$(filter $(objpfx)%.out,$(tests-special))))
