@@ -23,7 +23,9 @@ import sys
 
 STATUSES = ("PASS", "FAIL", "FLAKY", "UNSUPPORTED", "XFAIL", "XPASS",
             "UNRESOLVED", "UNTESTED", "ERROR")
-LINE = re.compile(r"^(%s): (\S+)(.*)$" % "|".join(STATUSES))
+# The name ends at the first blank or at a colon followed by a blank
+# (DejaGnu: "FAIL: storm: exit 1: ...").
+LINE = re.compile(r"^(%s): (\S+?):?(\s.*)?$" % "|".join(STATUSES))
 BAD = {"FAIL", "UNRESOLVED", "ERROR", "XPASS"}
 
 
@@ -37,6 +39,7 @@ def read_sum(path):
             if not m:
                 continue
             status, name, rest = m.groups()
+            rest = rest or ""
             old = results.get(name)
             if old is None or (status in BAD and old[0] not in BAD):
                 results[name] = (status, rest.strip())
@@ -62,9 +65,10 @@ def merge_reruns(reruns_path, raw_path):
     runs = collections.defaultdict(list)
     with open(reruns_path) as f:
         for line in f:
-            m = re.match(r"^run (\d+): (\w+): (\S+)", line)
+            m = re.match(r"^run \d+: (.*)$", line)
+            m = m and LINE.match(m.group(1))
             if m:
-                runs[m.group(3)].append(m.group(2))
+                runs[m.group(2)].append(m.group(1))
     with open(raw_path) as f:
         for line in f:
             m = LINE.match(line.rstrip("\n"))

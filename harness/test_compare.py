@@ -72,6 +72,11 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertIn("known: container lacks X", out)
 
+    def test_dejagnu_names_with_details(self):
+        rc, out = run("PASS: storm\n", "FAIL: storm: exit 1: child killed\n")
+        self.assertEqual(rc, 1)
+        self.assertIn("storm: PASS -> FAIL", out)
+
     def test_merge_reruns(self):
         with tempfile.TemporaryDirectory() as d:
             raw, reruns = os.path.join(d, "raw"), os.path.join(d, "reruns")

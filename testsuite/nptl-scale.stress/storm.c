@@ -5,7 +5,15 @@
    Checks: every create and join succeeds; a forked child can create and join
    threads (its stack lists were reclaimed and repaired); set*id succeeds;
    every thread, whether it existed when the module was loaded or was created
-   after on a possibly reused stack, sees the module's TLS initialised.  */
+   after on a possibly reused stack, sees the module's TLS initialised.
+
+   The set*id calls pause while the dlopen runs: set*id, dlopen of a
+   static-TLS module and pthread_create together can deadlock in glibc
+   itself (stock 2.43 too): __nptl_setxid holds GL (dl_stack_cache_lock)
+   and waits for a thread that is not cloned yet, whose creator waits in
+   _dl_allocate_tls_init for GL (dl_load_tls_lock), which dlopen holds
+   while it waits in _dl_init_static_tls for GL (dl_stack_cache_lock).
+   ../known-bugs/setxid-dlopen-deadlock.c reproduces that.  */
 #include "../lib/check.h"
 #include <dlfcn.h>
 #include <stdatomic.h>
@@ -90,13 +98,19 @@ forker (void *arg)
   return arg;
 }
 
+/* Held by the main thread around the dlopen, by the set*id thread around
+   each call (see the comment at the top).  */
+static pthread_mutex_t dlopen_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void *
 setxider (void *arg)
 {
   while (now () < deadline)
     {
+      XPT (pthread_mutex_lock (&dlopen_lock));
       TEST_COMPARE (setresuid (-1, -1, -1), 0);
       TEST_COMPARE (setgid (getgid ()), 0);
+      XPT (pthread_mutex_unlock (&dlopen_lock));
       atomic_fetch_add (&setxids, 1);
       usleep (1000);
     }
@@ -144,7 +158,9 @@ main (void)
   struct timespec third = { (time_t) (duration / 3),
                             (long) ((duration / 3 - (time_t) (duration / 3)) * 1e9) };
   nanosleep (&third, NULL);
+  XPT (pthread_mutex_lock (&dlopen_lock));
   void *h = dlopen (path, RTLD_NOW);
+  XPT (pthread_mutex_unlock (&dlopen_lock));
   if (h == NULL)
     check_fail (__FILE__, __LINE__, "dlopen: %s", dlerror ());
   mod_get = (int (*) (void)) dlsym (h, "storm_mod_get");

@@ -1,0 +1,183 @@
+/* Reproducer of a deadlock in glibc (seen with stock 2.43 and with the
+   nptl-scale series): pthread_create, set*id and dlopen of a module with
+   static TLS, concurrently.
+
+     __nptl_setxid         holds GL (dl_stack_cache_lock); waits in
+                           setxid_mark_thread for a thread that is not
+                           cloned yet (setxid_futex == -1);
+     pthread_create        of that thread: the new thread is on
+                           GL (dl_stack_used) already; its creator waits in
+                           _dl_allocate_tls_init for GL (dl_load_tls_lock);
+     dlopen                holds GL (dl_load_tls_lock); waits in
+                           _dl_init_static_tls for GL (dl_stack_cache_lock).
+
+   Not part of the gate (it hangs on stock too, some runs out of ten with
+   STRESS_SECONDS=2 on 2 cores): run it by hand, e.g.
+     build/2.43/stock/bin/cc -pthread -o t testsuite/known-bugs/setxid-dlopen-deadlock.c -ldl
+   with the module testsuite/nptl-scale.stress/storm-tls-mod.c built as
+   $MODDIR/storm-tls-mod.so.  The test body is storm.c's without the pause
+   of set*id around the dlopen.  */
+#include "../lib/check.h"
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static double deadline;
+static int (*mod_get) (void);
+static void (*mod_dirty) (void);
+static atomic_int loaded;
+static atomic_long creates, forks, setxids, tls_checks;
+
+/* The module's TLS as this thread sees it, if the module is loaded.  */
+static void
+check_module_tls (void)
+{
+  if (atomic_load (&loaded))
+    {
+      TEST_COMPARE (mod_get (), 43);
+      /* Leave garbage behind: a cached stack reused without its static TLS
+         being initialised again would show it.  */
+      mod_dirty ();
+      atomic_fetch_add (&tls_checks, 1);
+    }
+}
+
+static void *
+worker (void *arg)
+{
+  check_module_tls ();
+  return arg;
+}
+
+static void *
+creator (void *arg)
+{
+  long i = (long) arg;
+  pthread_attr_t attr;
+  XPT (pthread_attr_init (&attr));
+  XPT (pthread_attr_setstacksize (&attr, 256 * 1024));
+  while (now () < deadline)
+    {
+      /* Mostly the default size; some other sizes so that the cache holds
+         several.  */
+      pthread_t t;
+      void *ret;
+      size_t size = (i++ % 4 == 0) ? 256 * 1024 : 0;
+      XPT (pthread_create (&t, size ? &attr : NULL, worker, (void *) i));
+      XPT (pthread_join (t, &ret));
+      TEST_VERIFY (ret == (void *) i);
+      atomic_fetch_add (&creates, 1);
+    }
+  return NULL;
+}
+
+static void *
+forker (void *arg)
+{
+  while (now () < deadline)
+    {
+      pid_t pid = fork ();
+      TEST_VERIFY (pid >= 0);
+      if (pid == 0)
+        {
+          /* Only this thread exists now; all others' stacks must have been
+             reclaimed, and the lists usable.  */
+          for (int i = 0; i < 16; i++)
+            {
+              pthread_t t;
+              if (pthread_create (&t, NULL, worker, NULL) != 0
+                  || pthread_join (t, NULL) != 0)
+                _exit (3);
+            }
+          _exit (0);
+        }
+      int status;
+      TEST_COMPARE (waitpid (pid, &status, 0), pid);
+      TEST_VERIFY (WIFEXITED (status));
+      TEST_COMPARE (WEXITSTATUS (status), 0);
+      atomic_fetch_add (&forks, 1);
+    }
+  return arg;
+}
+
+static void *
+setxider (void *arg)
+{
+  while (now () < deadline)
+    {
+      TEST_COMPARE (setresuid (-1, -1, -1), 0);
+      TEST_COMPARE (setgid (getgid ()), 0);
+      atomic_fetch_add (&setxids, 1);
+      usleep (1000);
+    }
+  return arg;
+}
+
+static pthread_barrier_t old_barrier;
+
+/* Threads that exist before the dlopen and look at the TLS after it.  */
+static void *
+old_thread (void *arg)
+{
+  pthread_barrier_wait (&old_barrier);
+  pthread_barrier_wait (&old_barrier);
+  check_module_tls ();
+  TEST_VERIFY (atomic_load (&loaded));
+  return arg;
+}
+
+int
+main (void)
+{
+  double duration = stress_seconds ();
+  long ncpu = sysconf (_SC_NPROCESSORS_ONLN);
+  int ncreators = 4 * (ncpu > 0 ? ncpu : 1);
+  enum { NOLD = 8 };
+  pthread_t creators[ncreators], old[NOLD], f, s;
+  char path[4096];
+  const char *moddir = getenv ("MODDIR");
+  if (moddir == NULL)
+    UNSUPPORTED ("MODDIR not set");
+  snprintf (path, sizeof path, "%s/storm-tls-mod.so", moddir);
+
+  deadline = now () + duration;
+  XPT (pthread_barrier_init (&old_barrier, NULL, NOLD + 1));
+  for (int i = 0; i < NOLD; i++)
+    XPT (pthread_create (&old[i], NULL, old_thread, NULL));
+  pthread_barrier_wait (&old_barrier);
+  for (long i = 0; i < ncreators; i++)
+    XPT (pthread_create (&creators[i], NULL, creator, (void *) (i * 1000)));
+  XPT (pthread_create (&f, NULL, forker, NULL));
+  XPT (pthread_create (&s, NULL, setxider, NULL));
+
+  /* Load the module while the storm runs.  */
+  struct timespec third = { (time_t) (duration / 3),
+                            (long) ((duration / 3 - (time_t) (duration / 3)) * 1e9) };
+  nanosleep (&third, NULL);
+  void *h = dlopen (path, RTLD_NOW);
+  if (h == NULL)
+    check_fail (__FILE__, __LINE__, "dlopen: %s", dlerror ());
+  mod_get = (int (*) (void)) dlsym (h, "storm_mod_get");
+  mod_dirty = (void (*) (void)) dlsym (h, "storm_mod_dirty");
+  TEST_VERIFY (mod_get != NULL && mod_dirty != NULL);
+  atomic_store (&loaded, 1);
+  check_module_tls ();
+  pthread_barrier_wait (&old_barrier);
+
+  for (int i = 0; i < NOLD; i++)
+    XPT (pthread_join (old[i], NULL));
+  for (int i = 0; i < ncreators; i++)
+    XPT (pthread_join (creators[i], NULL));
+  XPT (pthread_join (f, NULL));
+  XPT (pthread_join (s, NULL));
+  printf ("%d creators: %ld create+join, %ld forks, %ld set*id, "
+          "%ld TLS checks\n", ncreators, atomic_load (&creates),
+          atomic_load (&forks), atomic_load (&setxids),
+          atomic_load (&tls_checks));
+  TEST_VERIFY (atomic_load (&creates) > 0);
+  TEST_VERIFY (atomic_load (&forks) > 0);
+  TEST_VERIFY (atomic_load (&setxids) > 0);
+  TEST_VERIFY (atomic_load (&tls_checks) > NOLD);
+  return 0;
+}
