@@ -172,6 +172,7 @@ def summarize(results, variants):
                 "median": median(rates), "min": min(rates, default=None),
                 "max": max(rates, default=None), "n": len(rates),
                 "cpu_pct": median([r["process_cpu_pct"] for r in ok]),
+                "busy_pct": median([r["machine_busy_pct"] for r in ok]),
                 "errors": [r["error"] for r in runs
                            if r["variant"] == v and "error" in r],
                 "ctxsw_per_op": median([r["perf"].get("context-switches", 0)
@@ -227,8 +228,10 @@ def report(doc, rows, variants, path):
            "- Rates are medians over the repetitions (min-max in brackets); "
            "ratio = median of the per-repetition %s/%s ratios." % (
                "/".join(variants[1:]) or "-", variants[0]),
-           "- CPU %% = the process's CPU time / (wall time x %s cores); "
-           "idle %% = 100 - CPU %%." % m.get("cores"),
+           "- CPU %% = the process's CPU time (getrusage) / (wall time x %s cores); "
+           "busy %% = the whole machine's non-idle share (/proc/stat) over the same "
+           "period, which also counts kernel work done outside the process's "
+           "threads (e.g. tearing down exited threads)." % m.get("cores"),
            "- perf: %s; %s" % (", ".join(doc["perf_events"]) or "none", doc["perf_note"]),
            ""]
     for v in variants:
@@ -241,7 +244,7 @@ def report(doc, rows, variants, path):
         out += ["## " + TITLES[group], ""]
         hdr = ["case", "param", "threads"]
         for v in variants:
-            hdr += ["%s /s" % v, "%s CPU %%" % v]
+            hdr += ["%s /s" % v, "%s CPU %%" % v, "%s busy %%" % v]
             if v != variants[0]:
                 hdr += ["%s/%s" % (v, variants[0])]
         hdr += ["ctxsw/op (%s)" % v for v in variants]
@@ -257,6 +260,7 @@ def report(doc, rows, variants, path):
                 cells.append("%s [%s-%s]%s" % (fmt(s["median"]), fmt(s["min"]),
                                                fmt(s["max"]), err))
                 cells.append(fmt(s["cpu_pct"], 1))
+                cells.append(fmt(s["busy_pct"], 1))
                 if v != variants[0]:
                     cells.append("%s [%s-%s]" % (fmt(s.get("ratio"), 3),
                                                  fmt(s.get("ratio_min"), 2),
@@ -318,11 +322,13 @@ def plots(rows, variants, outdir):
                 if r["case"] == case:
                     s = r["variants"][v]
                     if s["median"]:
-                        f.write("%d %f %f\n" % (r["threads"], s["median"],
-                                                100 - (s["cpu_pct"] or 0)))
+                        f.write("%d %f %f %f\n" % (r["threads"], s["median"],
+                                                   100 - (s["cpu_pct"] or 0),
+                                                   100 - (s["busy_pct"] or 0)))
             f.write("\n\n")
     for name, col, ylabel in (("create-join-rate", 2, "create+join per second"),
-                              ("create-join-idle", 3, "CPU idle % (process)")):
+                              ("create-join-idle", 3, "CPU idle % (process CPU time)"),
+                              ("create-join-machine-idle", 4, "CPU idle % (whole machine)")):
         png = name + ".png"
         cmds = ["set terminal png size 900,540", "set output '%s'" % os.path.join(outdir, png),
                 "set logscale x 2", "set xlabel 'concurrent creators'",
@@ -409,8 +415,18 @@ def main():
     ap.add_argument("--reps", type=int)
     ap.add_argument("--seconds", type=float)
     ap.add_argument("--in-env", default="", help="command prefix: run DIR CMD...")
+    ap.add_argument("--report-only", action="store_true",
+                    help="render report.md and the plots again from results.json")
     ap.add_argument("variants", nargs="+")
     a = ap.parse_args()
+    if a.report_only:
+        with open(os.path.join(a.out, "results.json")) as f:
+            doc = json.load(f)
+        rows = summarize(doc["results"], a.variants)
+        doc["plots"] = plots(rows, a.variants, a.out)
+        report(doc, rows, a.variants, os.path.join(a.out, "report.md"))
+        print("==> %s" % os.path.join(a.out, "report.md"))
+        return 0
     quick = a.bench == "quick"
     reps = a.reps or (3 if quick else 5)
     seconds = a.seconds or (0.3 if quick else 0.5)
