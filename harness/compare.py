@@ -18,6 +18,7 @@ stock is an error: the list may only explain real stock failures.
 
 import argparse
 import collections
+import os
 import re
 import sys
 
@@ -118,9 +119,11 @@ def compare(stock_path, patched_path, known_path):
         elif "FLAKY" not in (s, p):
             changes.append(line)
 
-    print("stock:   %d tests: %s" % (len(stock), counts(stock)))
-    print("patched: %d tests: %s" % (len(patched), counts(patched)))
-    for title, lines in (("REGRESSIONS (pass on stock, not on patched)",
+    names = [os.path.basename(p).rsplit(".", 1)[0] for p in (stock_path, patched_path)]
+    width = max(len(n) for n in names) + 1
+    print("%-*s %d tests: %s" % (width, names[0] + ":", len(stock), counts(stock)))
+    print("%-*s %d tests: %s" % (width, names[1] + ":", len(patched), counts(patched)))
+    for title, lines in (("REGRESSIONS (not failing on %s, failing on %s)" % tuple(names),
                           regressions),
                          ("flaky (failed, then passed when run again)", flaky),
                          ("improvements", improvements),
