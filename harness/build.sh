@@ -209,6 +209,7 @@ EOF
 
 check_base
 for v in "$@"; do check_variant "$v"; done
+check_disk "$BUILD"
 "$TOP/harness/fetch-source.sh" || exit 1
 resolve_isolation
 for v in "$@"; do build_variant "$v"; done
