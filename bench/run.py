@@ -146,7 +146,10 @@ def run_one(exe, threads, param, seconds, events, timeout):
                     perf[f[2]] = float(f[0])
                 except ValueError:
                     pass
-    res = json.loads(r.stdout.strip().splitlines()[-1])
+    lines = r.stdout.strip().splitlines()
+    if not lines or not lines[-1].startswith("{"):
+        return {"error": "no result line: %s" % (r.stderr.strip()[-300:] or "empty output")}
+    res = json.loads(lines[-1])
     res["perf"] = perf
     return res
 
