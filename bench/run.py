@@ -487,11 +487,17 @@ def main():
         json.dump(doc, f, indent=1)
     report(doc, rows, a.variants, os.path.join(a.out, "report.md"))
     print("==> %s" % os.path.join(a.out, "report.md"))
-    failed = [r for r in doc["results"] if "error" in r]
-    if failed:
-        print("run.py: %d runs failed, e.g. %s %s t=%d: %s" % (
-            len(failed), failed[0]["variant"], failed[0]["case"],
-            failed[0]["threads"], failed[0]["error"]), file=sys.stderr)
+    # A failed run is shown in the report; a configuration without any
+    # successful run fails the benchmark.
+    failed = [r for r in doc["results"] + doc["syscall_profile"] if "error" in r]
+    for r in failed:
+        print("run.py: %s %s %s t=%d rep %d failed: %s" % (
+            r["variant"], r["case"], r["param"], r["threads"], r["rep"],
+            r["error"]), file=sys.stderr)
+    empty = [(row["case"], row["param"], row["threads"], v)
+             for row in rows for v, st in row["variants"].items() if not st["n"]]
+    if empty:
+        print("run.py: no successful run for %s" % empty, file=sys.stderr)
         return 1
     return 0
 
