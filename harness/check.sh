@@ -69,7 +69,7 @@ result_of () {  # result_of VDIR SUBDIR TEST: one .sum line
 }
 
 glibc_tests () {
-  local v=$1 vdir sum sub re tests t status n
+  local v=$1 vdir sum sub re tests t
   vdir=$(variant_dir "$v")
   sum=$out/glibc-$v.sum
   log=$out/glibc-$v.log
@@ -88,18 +88,29 @@ glibc_tests () {
       for t in "${tests[@]}"; do result_of "$vdir" "$sub" "$t"; done >> "$sum.tmp"
     done < "${SELECTION:-$TOP/harness/check-selection}"
   fi
-  # Run failures again, one at a time; record every run.
-  : > "$out/glibc-$v.reruns"
-  while read -r status t; do
-    [ "$status" = FAIL: ] || continue
-    t=${t%% *}
+  rerun_failures "$out/glibc-$v" glibc_rerun "$vdir"
+}
+
+# glibc_rerun VDIR SUBDIR/TEST: run one glibc test alone; print its result.
+glibc_rerun () {
+  run_tests "$1" "${2%%/*}" 1 "${2#*/}"
+  result_of "$1" "${2%%/*}" "${2#*/}"
+}
+
+# rerun_failures PREFIX CMD ARG: run each test that FAILed in PREFIX.sum.tmp
+# again, RETRIES times, alone (CMD ARG TEST prints one result line); record
+# every run in PREFIX.reruns and write PREFIX.sum, where a failure that then
+# passed is FLAKY.
+rerun_failures () {
+  local prefix=$1 t n; shift
+  sed -n 's/^FAIL: \([^: ]*\).*/\1/p' "$prefix.sum.tmp" | while read -r t; do
     for n in $(seq "$RETRIES"); do
-      run_tests "$vdir" "${t%%/*}" 1 "${t#*/}"
-      echo "run $((n + 1)): $(result_of "$vdir" "${t%%/*}" "${t#*/}")" >> "$out/glibc-$v.reruns"
+      echo "run $((n + 1)): $("$@" "$t")"
     done
-  done < "$sum.tmp"
-  "$TOP/harness/compare.py" --merge-reruns "$out/glibc-$v.reruns" "$sum.tmp" > "$sum"
-  rm -f "$sum.tmp"
+  done > "$prefix.reruns"
+  "$TOP/harness/compare.py" --merge-reruns "$prefix.reruns" "$prefix.sum.tmp" \
+    > "$prefix.sum"
+  rm -f "$prefix.sum.tmp"
 }
 
 # runtest_in DIR VARIANT [TEST.c]: run our suite (or one test of it) into
@@ -118,21 +129,16 @@ runtest_in () {
     "$dir/nptl-scale.sum"
 }
 
+# dejagnu_rerun VARIANT TEST: run one test of our suite; print its result.
+dejagnu_rerun () {
+  runtest_in "$out/dejagnu-$1.rerun" "$1" "$2.c" | head -n1
+}
+
 dejagnu_tests () {
-  local v=$1 t n
+  local v=$1
   runtest_in "$out/dejagnu-$v" "$v" > "$out/dejagnu-$v.sum.tmp"
-  # Run failures again, one at a time, as for glibc's tests.
-  : > "$out/dejagnu-$v.reruns"
-  grep '^FAIL: ' "$out/dejagnu-$v.sum.tmp" | sed 's/^FAIL: \([^: ]*\).*/\1/' \
-    | while read -r t; do
-        for n in $(seq "$RETRIES"); do
-          echo "run $((n + 1)): $(runtest_in "$out/dejagnu-$v.rerun" "$v" "$t.c" | head -n1)"
-        done
-      done >> "$out/dejagnu-$v.reruns"
+  rerun_failures "$out/dejagnu-$v" dejagnu_rerun "$v"
   rm -rf "$out/dejagnu-$v.rerun"
-  "$TOP/harness/compare.py" --merge-reruns "$out/dejagnu-$v.reruns" \
-    "$out/dejagnu-$v.sum.tmp" > "$out/dejagnu-$v.sum"
-  rm -f "$out/dejagnu-$v.sum.tmp"
 }
 
 command -v runtest >/dev/null || {
