@@ -40,6 +40,22 @@ cpu_seconds (void)
          + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
+/* The process's resident set (VmRSS) in KiB, or -1.  */
+static long
+rss_kib (void)
+{
+  char line[128];
+  long kib = -1;
+  FILE *f = fopen ("/proc/self/status", "r");
+  if (f == NULL)
+    return -1;
+  while (fgets (line, sizeof line, f) != NULL)
+    if (sscanf (line, "VmRSS: %ld kB", &kib) == 1)
+      break;
+  fclose (f);
+  return kib;
+}
+
 /* Total and idle (idle + iowait) jiffies of all CPUs.  */
 static void
 proc_stat (unsigned long long *total, unsigned long long *idle)
@@ -171,6 +187,7 @@ main (int argc, char **argv)
     }
   double elapsed = t - t0, cpu = cpu_seconds () - cpu0;
   proc_stat (&tot1, &idle1);
+  long rss = rss_kib ();
   unsigned long lo = (unsigned long) -1, hi = 0;
   for (int i = 0; i < n; i++)
     {
@@ -199,10 +216,10 @@ main (int argc, char **argv)
           "\"ops\": %lu, \"rate\": %.1f, \"median_sample_rate\": %.1f, "
           "\"thread_ops_min\": %lu, \"thread_ops_max\": %lu, "
           "\"process_cpu_pct\": %.1f, \"machine_busy_pct\": %.1f, "
-          "\"samples\": [",
+          "\"rss_kib\": %ld, \"samples\": [",
           bench_case.name, bench_case.unit, param ? param : "", n, ncpu,
           elapsed, ops - ops0, (ops - ops0) / elapsed, median, lo, hi,
-          100.0 * cpu / (elapsed * ncpu), busy);
+          100.0 * cpu / (elapsed * ncpu), busy, rss);
   for (int s = 0; s < nsamples; s++)
     printf ("%s%.1f", s ? ", " : "", rates[s]);
   printf ("]}\n");

@@ -30,7 +30,9 @@ CREATORS = [1, 2, 4, 8, 40, 120, 500]
 SYNC_N = [1, 2, 4, 8, 32]
 PERF_SW = ["task-clock", "context-switches", "cpu-migrations", "page-faults"]
 PERF_SYSCALLS = ["syscalls:sys_enter_futex", "syscalls:sys_enter_mmap",
-                 "syscalls:sys_enter_munmap", "syscalls:sys_enter_madvise"]
+                 "syscalls:sys_enter_munmap", "syscalls:sys_enter_madvise",
+                 "syscalls:sys_enter_mincore", "tlb:tlb_flush",
+                 "irq_vectors:call_function_entry"]
 
 
 def plan(mode):
@@ -56,11 +58,19 @@ def plan(mode):
     for n in ([2, 8] if quick else SYNC_N):
         for how in ("spin", "yield", "futex"):
             cfgs.append(("syncpoint", "syncpoint", n, how))
+    # The exit-time release of stack memory (issue 6, patch 4): rate and RSS
+    # with an empty thread body and one that uses 256 KiB of its stack.
+    # Run on request (BENCH=stack-advise, or full), with VARIANTS naming the
+    # variants to compare (e.g. "stock patched noadvise").
+    if mode in ("full", "stack-advise"):
+        for n in [2, 40, 500]:
+            for touch in (0, 256):
+                cfgs.append(("stack-advise", "create-join", n, "touch=%d" % touch))
     if mode not in ("default", "quick", "full"):
         cfgs = [c for c in cfgs if mode in (c[0], c[1])]
         if not cfgs:
             sys.exit("run.py: no benchmark named '%s' (groups: create-join, seed, "
-                     "condvar, syncpoint, glibc, stress-ng; cases: %s)"
+                     "condvar, syncpoint, stack-advise, glibc, stress-ng; cases: %s)"
                      % (mode, ", ".join(sorted(cases()))))
     return cfgs
 
@@ -175,6 +185,8 @@ def summarize(results, variants):
                 "median": median(rates), "min": min(rates, default=None),
                 "max": max(rates, default=None), "n": len(rates),
                 "cpu_pct": median([r["process_cpu_pct"] for r in ok]),
+                "rss_mib": median([r["rss_kib"] / 1024 for r in ok
+                                   if r.get("rss_kib", -1) >= 0]),
                 "busy_pct": median([r["machine_busy_pct"] for r in ok]),
                 "errors": [r["error"] for r in runs
                            if r["variant"] == v and "error" in r],
@@ -215,6 +227,7 @@ TITLES = {
     "seed": "Seed experiments (work unit = 20 x memcpy of 1,000,000 bytes; spawn = each thread creates a thread per unit and joins it)",
     "condvar": "Condition variables",
     "syncpoint": "Sync point: N threads meeting repeatedly (spin, sched_yield, futex barrier)",
+    "stack-advise": "Stack release at thread exit: create+join with an empty body (touch=0) and one that writes 256 KiB of its stack; RSS = VmRSS at the end of the run",
 }
 
 
@@ -240,7 +253,7 @@ def report(doc, rows, variants, path):
     for v in variants:
         out.append("- %s: %s" % (v, doc["sysroots"].get(v, "")))
     out.append("")
-    for group in ("create-join", "seed", "condvar", "syncpoint"):
+    for group in ("create-join", "seed", "condvar", "syncpoint", "stack-advise"):
         grows = [r for r in rows if r["group"] == group]
         if not grows:
             continue
@@ -251,6 +264,8 @@ def report(doc, rows, variants, path):
             if v != variants[0]:
                 hdr += ["%s/%s" % (v, variants[0])]
         hdr += ["ctxsw/op (%s)" % v for v in variants]
+        if group == "stack-advise":
+            hdr += ["RSS MiB (%s)" % v for v in variants]
         if group == "create-join":
             hdr += ["%s of floor" % v for v in variants]
         out.append("| " + " | ".join(hdr) + " |")
@@ -270,6 +285,8 @@ def report(doc, rows, variants, path):
                                                  fmt(s.get("ratio_max"), 2)))
             for v in variants:
                 cells.append(fmt(r["variants"][v]["ctxsw_per_op"], 2))
+            if group == "stack-advise":
+                cells += [fmt(r["variants"][v]["rss_mib"], 1) for v in variants]
             if group == "create-join":
                 floor = [f for f in rows if f["case"] == "clone-floor"
                          and f["threads"] == r["threads"]]
@@ -281,12 +298,13 @@ def report(doc, rows, variants, path):
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
     prof = [r for r in doc.get("syscall_profile", []) if "ops" in r
-            and r["group"] in ("create-join", "seed")]
+            and r["group"] in ("create-join", "seed", "stack-advise")]
     if prof:
         calls = [e for e in PERF_SYSCALLS if any(e in r["perf"] for r in prof)]
-        out += ["## System calls per operation (create-join and seed; one extra run "
-                "each, with syscall tracepoints, not used for the rates)", ""]
-        hdr = ["case", "param", "threads"] + ["%s %s" % (v, c.split("sys_enter_")[1])
+        out += ["## System calls, TLB flushes and function-call IPIs per operation "
+                "(create-join, seed, stack-advise; one extra run each, with "
+                "tracepoints, not used for the rates)", ""]
+        hdr = ["case", "param", "threads"] + ["%s %s" % (v, c.split(":")[1].replace("sys_enter_", ""))
                                               for v in variants for c in calls]
         out.append("| " + " | ".join(hdr) + " |")
         out.append("|" + "---|" * len(hdr))
@@ -322,7 +340,7 @@ def plots(rows, variants, outdir):
         for v, case in series:
             f.write("# %s %s\n" % (case, v))
             for r in rows:
-                if r["case"] == case:
+                if r["case"] == case and r["group"] == "create-join":
                     s = r["variants"][v]
                     if s["median"]:
                         f.write("%d %f %f %f\n" % (r["threads"], s["median"],
@@ -449,11 +467,11 @@ def main():
                 doc["sysroots"][v] = "; ".join(f.read().strip().splitlines())
         except OSError:
             doc["sysroots"][v] = "?"
-    # Syscall tracepoints slow every system call down, so the timed runs
-    # count only software events; one more run per configuration and
-    # variant, not used for the rates, counts the system calls.
-    timed_events = [e for e in events if not e.startswith("syscalls:")]
-    syscall_events = [e for e in events if e.startswith("syscalls:")]
+    # Tracepoints (system calls, TLB flushes, IPIs) slow the system down,
+    # so the timed runs count only software events; one more run per
+    # configuration and variant, not used for the rates, counts them.
+    timed_events = [e for e in events if ":" not in e]
+    syscall_events = [e for e in events if ":" in e]
     total = len(cfgs) * reps * len(a.variants)
     done = 0
     for group, case, n, param in cfgs:

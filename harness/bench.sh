@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench.sh VARIANT...: benchmarks of the sysroots of $BASE, side by side.
 # BENCH=default (under 15 minutes on 2 cores), quick (under 3 minutes), or
-# the name of one benchmark group or case.  Output in build/bench/$BASE/.
+# the name of one benchmark group or case.  Output in build/bench/$BASE/
+# (default), build/bench/$BASE-$BENCH/ (any other BENCH).
 . "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || set -- stock patched
@@ -19,6 +20,8 @@ for tool in stress-ng:stress-ng gnuplot:gnuplot-nox; do
   fi
   command -v "${tool%%:*}" >/dev/null || note "${tool%%:*} not found (Debian package ${tool#*:}): that part is skipped"
 done
+out=$BUILD/bench/$BASE
+[ "${BENCH:-default}" = default ] || out=$out-$BENCH
 exec python3 "$TOP/bench/run.py" --base "$BASE" --build "$BUILD/$BASE" \
-  --out "$BUILD/bench/$BASE" --bench "${BENCH:-default}" \
+  --out "$out" --bench "${BENCH:-default}" \
   ${BENCH_REPS:+--reps "$BENCH_REPS"} --in-env "$TOP/harness/in-env.sh" "$@"
