@@ -14,7 +14,7 @@ export AUTO_INSTALL ?= 1
 
 H := harness
 
-.PHONY: help sysroot smoke check check-full bench docker-image docker-stop \
+.PHONY: help sysroot smoke check check-full check-series bench docker-image docker-stop \
         clean distclean
 
 help:  ## list the targets
@@ -32,6 +32,9 @@ check: sysroot  ## quick gate: smoke, glibc's tests stock vs patched, our DejaGn
 
 check-full: sysroot  ## glibc's whole `make check` for each variant, compared (hours)
 	CHECK=full $(H)/check.sh $(VARIANTS)
+
+check-series:  ## bisectability: build and test each prefix of the series against stock
+	$(H)/check-series.sh
 
 bench: sysroot  ## benchmarks, stock vs patched, report in build/bench/ (BENCH=quick|NAME)
 	$(H)/bench.sh $(VARIANTS)

@@ -116,13 +116,32 @@ def perf_events():
     return ok, note
 
 
+def sysroot(variant):
+    """A variant is a sysroot's name, or SYSROOT@TUNABLES: that sysroot run
+    with GLIBC_TUNABLES=TUNABLES (a tunable without a namespace is one of
+    glibc.pthread, e.g. patched@cond_legacy=1)."""
+    return variant.split("@", 1)[0]
+
+
+def tunables(variant):
+    if "@" not in variant:
+        return None
+    return ":".join(t if t.startswith("glibc.") else "glibc.pthread." + t
+                    for t in variant.split("@", 1)[1].split(":"))
+
+
+def env_prefix(variant):
+    t = tunables(variant)
+    return ["env", "GLIBC_TUNABLES=" + t] if t else []
+
+
 def build(variants, builddir, outdir):
     bins = {}
     for v in variants:
-        cc = os.path.join(builddir, v, "bin", "cc")
+        cc = os.path.join(builddir, sysroot(v), "bin", "cc")
         if not os.access(cc, os.X_OK):
             sys.exit("run.py: no sysroot for %s (%s); run 'make sysroot'" % (v, cc))
-        d = os.path.join(outdir, "bin", v)
+        d = os.path.join(outdir, "bin", sysroot(v))
         os.makedirs(d, exist_ok=True)
         for c in cases():
             exe = os.path.join(d, c)
@@ -135,7 +154,7 @@ def build(variants, builddir, outdir):
     return bins
 
 
-def run_one(exe, threads, param, seconds, events, timeout):
+def run_one(exe, threads, param, seconds, events, timeout, env=()):
     cmd = [exe, "-t", str(threads), "-w", "0.2", "-d", str(seconds), "-i", "0.1"]
     if param:
         cmd += ["-p", param]
@@ -143,6 +162,7 @@ def run_one(exe, threads, param, seconds, events, timeout):
     with tempfile.NamedTemporaryFile("r", suffix=".perf") as pf:
         if events:
             cmd = ["perf", "stat", "-x,", "-o", pf.name, "-e", ",".join(events)] + cmd
+        cmd = list(env) + cmd
         try:
             r = sh(cmd, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -397,9 +417,9 @@ def glibc_benchtests(variants, builddir, outdir, in_env):
     """Run part of glibc's bench-pthread set in each build tree; compare."""
     outs = {}
     for v in variants:
-        obj = os.path.join(builddir, v, "obj")
+        obj = os.path.join(builddir, sysroot(v), "obj")
         print("==> glibc benchtests (%s) for %s" % (GLIBC_BENCH, v), flush=True)
-        r = sh(in_env + [obj, "make", "-s", "BENCHSET=bench-pthread",
+        r = sh(in_env + [obj] + env_prefix(v) + ["make", "-s", "BENCHSET=bench-pthread",
                          "bench-pthread=" + GLIBC_BENCH, "bench"])
         f = os.path.join(obj, "benchtests", "bench.out")
         if r.returncode != 0 or not os.path.exists(f):
@@ -416,8 +436,8 @@ def stress_ng(variants, builddir, seconds):
         return "stress-ng not installed"
     lines = []
     for v in variants:
-        run = os.path.join(builddir, v, "bin", "run")
-        r = sh([run, exe, "--pthread", str(4 * (os.cpu_count() or 1)),
+        run = os.path.join(builddir, sysroot(v), "bin", "run")
+        r = sh(env_prefix(v) + [run, exe, "--pthread", str(4 * (os.cpu_count() or 1)),
                 "--timeout", str(seconds), "--metrics-brief"])
         m = re.search(r"pthread\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)",
                       r.stdout + r.stderr)
@@ -463,8 +483,10 @@ def main():
            "sysroots": {}, "results": [], "syscall_profile": []}
     for v in a.variants:
         try:
-            with open(os.path.join(a.build, v, "root", "NPTL-SCALE")) as f:
+            with open(os.path.join(a.build, sysroot(v), "root", "NPTL-SCALE")) as f:
                 doc["sysroots"][v] = "; ".join(f.read().strip().splitlines())
+            if tunables(v):
+                doc["sysroots"][v] += "; run with GLIBC_TUNABLES=" + tunables(v)
         except OSError:
             doc["sysroots"][v] = "?"
     # Tracepoints (system calls, TLB flushes, IPIs) slow the system down,
@@ -480,7 +502,8 @@ def main():
             for v in a.variants:
                 res = run_one(bins[(v, case)], n, param, seconds,
                               syscall_events if profile else timed_events,
-                              timeout=max(60, int(seconds * 20)))
+                              timeout=max(60, int(seconds * 20)),
+                              env=env_prefix(v))
                 res.update({"group": group, "case": case, "threads": n,
                             "param": param, "variant": v, "rep": rep})
                 (doc["syscall_profile"] if profile else doc["results"]).append(res)

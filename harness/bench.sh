@@ -8,9 +8,11 @@
 [ $# -gt 0 ] || set -- stock patched
 case " $* " in *" stock "*) ;; *) set -- stock "$@" ;; esac
 check_base
+# A variant is a sysroot, or SYSROOT@TUNABLES (run.py: that sysroot with
+# GLIBC_TUNABLES set, e.g. patched@cond_legacy=1).
 for v in "$@"; do
-  [ -x "$(variant_dir "$v")/bin/cc" ] \
-    || die "no sysroot for $v of glibc $BASE; run 'make sysroot BASE=$BASE'"
+  [ -x "$(variant_dir "${v%%@*}")/bin/cc" ] \
+    || die "no sysroot for ${v%%@*} of glibc $BASE; run 'make sysroot BASE=$BASE VARIANTS=${v%%@*}'"
 done
 command -v perf >/dev/null || note "perf not found: runs are not wrapped in perf stat (Debian package linux-perf)"
 for tool in stress-ng:stress-ng gnuplot:gnuplot-nox; do

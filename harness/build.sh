@@ -146,8 +146,17 @@ build_variant () {
     echo "$cfg" > "$vdir/stamp.configure"
   fi
 
+  # glibc's subdirectory makes do not see a change to a sysdeps
+  # dl-tunables.list (Makeconfig matches those with a wildcard relative to
+  # the source root), so bring the tunables header up to date from the top
+  # first; it is replaced only if it changes.
+  if [ -f "$vdir/obj/config.make" ]; then
+    in_env "$vdir/obj" make -r -C "$vdir/src" objdir="$vdir/obj" \
+      "$vdir/obj/dl-tunable-list.h" > "$vdir/make.log" 2>&1 \
+      || die "build of $v failed (see $vdir/make.log)"
+  fi
   note "glibc $BASE $v: make -j$(jobs) (log: $vdir/make.log)"
-  timed make in_env "$vdir/obj" make -j"$(jobs)" > "$vdir/make.log" 2>&1 \
+  timed make in_env "$vdir/obj" make -j"$(jobs)" >> "$vdir/make.log" 2>&1 \
     || die "build of $v failed (see the end of $vdir/make.log; rerun to resume)"
 
   note "glibc $BASE $v: install into $vdir/root"
@@ -208,6 +217,13 @@ EOF
 }
 
 check_base
+# SYSROOT@TUNABLES names a way to run a sysroot (see bench/run.py); build
+# the sysroot, once.
+sysroots=()
+for v in "$@"; do
+  case " ${sysroots[*]} " in *" ${v%%@*} "*) ;; *) sysroots+=("${v%%@*}") ;; esac
+done
+set -- "${sysroots[@]}"
 for v in "$@"; do check_variant "$v"; done
 check_disk "$BUILD"
 "$TOP/harness/fetch-source.sh" || exit 1

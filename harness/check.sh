@@ -20,7 +20,7 @@ RETRIES=${RETRIES:-2}
 # A wall-clock bound on one make invocation (glibc's test driver already
 # kills a hung test after its own timeout).
 MAKE_LIMIT=${MAKE_LIMIT:-5400}
-out=$BUILD/$BASE/check
+out=${CHECK_OUT:-$BUILD/$BASE/check}
 mkdir -p "$out"
 
 resolve_isolation
@@ -129,9 +129,11 @@ runtest_in () {
     "$dir/nptl-scale.sum"
 }
 
-# dejagnu_rerun VARIANT TEST: run one test of our suite; print its result.
+# dejagnu_rerun VARIANT TEST: run one test of our suite (TEST is a file's
+# name, or NAME/MODE for its run in a mode); print its result.
 dejagnu_rerun () {
-  runtest_in "$out/dejagnu-$1.rerun" "$1" "$2.c" | head -n1
+  runtest_in "$out/dejagnu-$1.rerun" "$1" "${2%%/*}.c" \
+    | awk -v t="$2" '{ n = $2; sub(/:$/, "", n) } n == t { print; exit }'
 }
 
 dejagnu_tests () {
@@ -139,6 +141,31 @@ dejagnu_tests () {
   runtest_in "$out/dejagnu-$v" "$v" > "$out/dejagnu-$v.sum.tmp"
   rerun_failures "$out/dejagnu-$v" dejagnu_rerun "$v"
   rm -rf "$out/dejagnu-$v.rerun"
+}
+
+# abi_tests VARIANT: the pthread types' sizes and alignments as a program
+# built against VARIANT's headers sees them, each compared with stock's
+# (abi/TYPE), and a program built against stock's headers run on
+# VARIANT's library (abi/stock-built-binary).  Only an explicit ABI
+# experiment (e.g. padded) may fail these, and then they show what breaks.
+abi_tests () {
+  local v=$1 d=$out/abi-$v t size align ssize salign
+  mkdir -p "$d"
+  "$(variant_dir stock)/bin/cc" -O2 -pthread -o "$d/stock-built" "$TOP/harness/abi-probe.c" \
+    && "$(variant_dir "$v")/bin/cc" -O2 -pthread -o "$d/probe" "$TOP/harness/abi-probe.c" \
+    || { echo "FAIL: abi/build: abi-probe.c does not build"; return; }
+  "$(variant_dir stock)/bin/run" "$d/stock-built" sizes > "$d/stock.sizes"
+  "$(variant_dir "$v")/bin/run" "$d/probe" sizes > "$d/$v.sizes"
+  while read -r t size align; do
+    read -r ssize salign < <(awk -v t="$t" '$1 == t { print $2, $3 }' "$d/stock.sizes")
+    if [ "$size $align" = "$ssize $salign" ]; then echo "PASS: abi/$t"
+    else echo "FAIL: abi/$t: size $ssize -> $size, alignment $salign -> $align"; fi
+  done < "$d/$v.sizes"
+  if "$(variant_dir "$v")/bin/run" "$d/stock-built" embedded > "$d/embedded.out" 2>&1; then
+    echo "PASS: abi/stock-built-binary"
+  else
+    echo "FAIL: abi/stock-built-binary: $(tail -n1 "$d/embedded.out")"
+  fi
 }
 
 command -v runtest >/dev/null || {
@@ -154,10 +181,11 @@ phase "smoke test ($*)" "$TOP/harness/smoke.sh" "$@" | tee "$out/smoke.sum" || r
 for v in "$@"; do
   phase "glibc tests ($CHECK), $v" glibc_tests "$v"
   phase "DejaGnu suite, $v" dejagnu_tests "$v"
+  phase "ABI of the pthread types, $v" abi_tests "$v" > "$out/abi-$v.sum"
 done
 for v in "$@"; do
   [ "$v" = stock ] && continue
-  for kind in glibc dejagnu; do
+  for kind in glibc dejagnu abi; do
     echo
     echo "=== $kind tests: stock vs $v (glibc $BASE) ==="
     "$TOP/harness/compare.py" --known "$TOP/harness/known-failures/$BASE" \
@@ -176,12 +204,12 @@ cat "$out/times"
 # regress, and the regressions plus failed smoke checks.
 ntests=0
 for v in "$@"; do
-  [ "$v" = stock ] || ntests=$((ntests + $(cat "$out/glibc-$v.sum" "$out/dejagnu-$v.sum" 2>/dev/null | grep -c '^[A-Z]*: ')))
+  [ "$v" = stock ] || ntests=$((ntests + $(cat "$out/glibc-$v.sum" "$out/dejagnu-$v.sum" "$out/abi-$v.sum" 2>/dev/null | grep -c '^[A-Z]*: ')))
 done
 nfail=0
 for v in "$@"; do
   [ "$v" = stock ] && continue
-  nfail=$((nfail + $(cat "$out/compare-glibc-$v.txt" "$out/compare-dejagnu-$v.txt" 2>/dev/null \
+  nfail=$((nfail + $(cat "$out/compare-glibc-$v.txt" "$out/compare-dejagnu-$v.txt" "$out/compare-abi-$v.txt" 2>/dev/null \
         | awk '/^RESULT: [0-9]+ regression/ { n += $2 } END { print n + 0 }')))
 done
 nfail=$((nfail + $(grep -c '^FAIL: smoke' "$out/smoke.sum")))

@@ -5,7 +5,13 @@
    Each round: A waits; the main thread, holding the mutex (so A is known to
    be blocked), signals once, then B starts waiting.  A must return; B must
    still be waiting when A has returned, and is released by a second
-   signal.  */
+   signal.
+
+   The pre-2.25 algorithm (glibc.pthread.cond_legacy=1) passes this simple
+   case too: a waiter only takes wake-ups granted after it started to wait.
+   It loses the property when a cancelled or timed-out waiter grants an
+   extra wake-up; glibc's nptl/tst-cond-steal (patch family 2) builds that
+   case deterministically.  */
 #include "../lib/check.h"
 #include <stdatomic.h>
 
