@@ -341,7 +341,7 @@ def report(doc, rows, variants, path):
         out.append("")
     for extra in ("glibc_benchtests", "stress_ng"):
         if doc.get(extra):
-            out += ["## " + {"glibc_benchtests": "glibc benchtests (bench-pthread: %s), compared as compare_bench.py does" % GLIBC_BENCH,
+            out += ["## " + {"glibc_benchtests": "glibc benchtests (bench-pthread: %s), compared as compare_bench.py does" % doc.get("glibc_bench_set", GLIBC_BENCH),
                              "stress_ng": "stress-ng --pthread under each sysroot"}[extra],
                     "", "```", doc[extra].rstrip(), "```", ""]
     if doc.get("plots"):
@@ -413,14 +413,14 @@ def compare_glibc_bench(a_path, b_path, threshold):
     return "\n".join([head] + lines)
 
 
-def glibc_benchtests(variants, builddir, outdir, in_env):
+def glibc_benchtests(variants, builddir, outdir, in_env, benches=GLIBC_BENCH):
     """Run part of glibc's bench-pthread set in each build tree; compare."""
     outs = {}
     for v in variants:
         obj = os.path.join(builddir, sysroot(v), "obj")
-        print("==> glibc benchtests (%s) for %s" % (GLIBC_BENCH, v), flush=True)
+        print("==> glibc benchtests (%s) for %s" % (benches, v), flush=True)
         r = sh(in_env + [obj] + env_prefix(v) + ["make", "-s", "BENCHSET=bench-pthread",
-                         "bench-pthread=" + GLIBC_BENCH, "bench"])
+                         "bench-pthread=" + benches, "bench"])
         f = os.path.join(obj, "benchtests", "bench.out")
         if r.returncode != 0 or not os.path.exists(f):
             return "glibc benchtests failed for %s:\n%s" % (v, (r.stdout + r.stderr)[-2000:])
@@ -516,9 +516,12 @@ def main():
                 "  ".join("%s %s" % (r["variant"], fmt(r.get("rate")) if "rate" in r
                                      else r.get("error")) for r in last)),
                 flush=True)
-    if a.bench in ("default", "full", "glibc"):
+    if a.bench in ("default", "full", "glibc", "condvar"):
         doc["glibc_benchtests"] = glibc_benchtests(
-            a.variants, a.build, a.out, a.in_env.split() if a.in_env else [])
+            a.variants, a.build, a.out, a.in_env.split() if a.in_env else [],
+            # The condvar group: glibc's condvar and consumer/producer entries.
+            doc.setdefault("glibc_bench_set",
+                           "pthread-locks" if a.bench == "condvar" else GLIBC_BENCH))
     if a.bench in ("default", "full", "stress-ng", "quick"):
         doc["stress_ng"] = stress_ng(a.variants, a.build, 2 if quick else 5)
     rows = summarize(doc["results"], a.variants)
