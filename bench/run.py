@@ -517,11 +517,11 @@ def main():
                                      else r.get("error")) for r in last)),
                 flush=True)
     if a.bench in ("default", "full", "glibc", "condvar"):
+        # The condvar group: glibc's condvar and consumer/producer entries.
+        doc["glibc_bench_set"] = "pthread-locks" if a.bench == "condvar" else GLIBC_BENCH
         doc["glibc_benchtests"] = glibc_benchtests(
             a.variants, a.build, a.out, a.in_env.split() if a.in_env else [],
-            # The condvar group: glibc's condvar and consumer/producer entries.
-            doc.setdefault("glibc_bench_set",
-                           "pthread-locks" if a.bench == "condvar" else GLIBC_BENCH))
+            doc["glibc_bench_set"])
     if a.bench in ("default", "full", "stress-ng", "quick"):
         doc["stress_ng"] = stress_ng(a.variants, a.build, 2 if quick else 5)
     rows = summarize(doc["results"], a.variants)

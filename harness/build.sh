@@ -21,16 +21,6 @@
 # at about 2.6 GiB for 2.43 on x86_64; ask for margin.
 NEED_KB=$((4 * 1024 * 1024))
 
-series_file () {
-  local v=$1 d
-  d=$(patch_dir)
-  case $v in
-    stock) echo /dev/null ;;
-    patched) echo "$d/series" ;;
-    *) echo "$d/series.$v" ;;
-  esac
-}
-
 known_variants () {
   local d f
   d=$(patch_dir)
@@ -49,20 +39,6 @@ check_variant () {
   s=$(series_file "$v")
   [ -f "$s" ] || die "variant '$v' does not exist: no $s (known: $(known_variants))"
   series_patches "$v" >/dev/null
-}
-
-# The patch files of VARIANT, one per line, checked to exist.
-series_patches () {
-  local s d p
-  s=$(series_file "$1")
-  d=$(dirname "$s")
-  [ "$1" = stock ] && return 0
-  while IFS= read -r p || [ -n "$p" ]; do
-    p=${p%%#*}; p=$(echo $p)
-    [ -n "$p" ] || continue
-    [ -f "$d/$p" ] || die "$s: series entry '$p' names a missing file ($d/$p)"
-    echo "$d/$p"
-  done < "$s"
 }
 
 check_disk () {

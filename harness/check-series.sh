@@ -13,7 +13,9 @@ steps=$BUILD/$BASE/series-steps
 rm -rf "$steps"; mkdir -p "$steps"
 cp -r "$src"/. "$steps"/
 rm -f "$steps"/series.*
-mapfile -t patches < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$src/series" | grep -v '^$')
+series_patches patched > /dev/null   # dies on a missing entry
+mapfile -t patches < <(series_patches patched)
+patches=("${patches[@]#"$src"/}")
 [ ${#patches[@]} -gt 0 ] || die "$src/series lists no patch"
 variants=()
 for k in $(seq ${#patches[@]}); do

@@ -148,20 +148,22 @@ dejagnu_tests () {
 # (abi/TYPE), and a program built against stock's headers run on
 # VARIANT's library (abi/stock-built-binary).  Only an explicit ABI
 # experiment (e.g. padded) may fail these, and then they show what breaks.
+# The probe is built against each variant's headers and run on its library
+# (abi-VARIANT/probe, abi-VARIANT.sizes); stock's build is also the
+# "stock-built binary" run on the others.
 abi_tests () {
-  local v=$1 d=$out/abi-$v t size align ssize salign
+  local v=$1 d stock=$out/abi-stock t size align ssize salign
+  d=$out/abi-$v
   mkdir -p "$d"
-  "$(variant_dir stock)/bin/cc" -O2 -pthread -o "$d/stock-built" "$TOP/harness/abi-probe.c" \
-    && "$(variant_dir "$v")/bin/cc" -O2 -pthread -o "$d/probe" "$TOP/harness/abi-probe.c" \
-    || { echo "FAIL: abi/build: abi-probe.c does not build"; return; }
-  "$(variant_dir stock)/bin/run" "$d/stock-built" sizes > "$d/stock.sizes"
-  "$(variant_dir "$v")/bin/run" "$d/probe" sizes > "$d/$v.sizes"
+  "$(variant_dir "$v")/bin/cc" -O2 -pthread -o "$d/probe" "$TOP/harness/abi-probe.c" \
+    && "$(variant_dir "$v")/bin/run" "$d/probe" sizes > "$d.sizes" \
+    || { echo "FAIL: abi/build: abi-probe.c does not build or run"; return; }
   while read -r t size align; do
-    read -r ssize salign < <(awk -v t="$t" '$1 == t { print $2, $3 }' "$d/stock.sizes")
+    read -r ssize salign < <(awk -v t="$t" '$1 == t { print $2, $3 }' "$stock.sizes")
     if [ "$size $align" = "$ssize $salign" ]; then echo "PASS: abi/$t"
     else echo "FAIL: abi/$t: size $ssize -> $size, alignment $salign -> $align"; fi
-  done < "$d/$v.sizes"
-  if "$(variant_dir "$v")/bin/run" "$d/stock-built" embedded > "$d/embedded.out" 2>&1; then
+  done < "$d.sizes"
+  if "$(variant_dir "$v")/bin/run" "$stock/probe" embedded > "$d/embedded.out" 2>&1; then
     echo "PASS: abi/stock-built-binary"
   else
     echo "FAIL: abi/stock-built-binary: $(tail -n1 "$d/embedded.out")"
@@ -178,14 +180,19 @@ rc=0
 phase "harness self-test (compare.py)" python3 "$TOP/harness/test_compare.py" \
   > "$out/selftest.log" 2>&1 || { echo "FAIL: harness self-test (see $out/selftest.log)"; rc=1; }
 phase "smoke test ($*)" "$TOP/harness/smoke.sh" "$@" | tee "$out/smoke.sum" || rc=1
+# The kinds of results compared, stock against each other variant.
+KINDS="glibc dejagnu abi"
+# Stock's abi part first: the others are compared with its results.
+phase "ABI of the pthread types, stock" abi_tests stock > "$out/abi-stock.sum"
 for v in "$@"; do
   phase "glibc tests ($CHECK), $v" glibc_tests "$v"
   phase "DejaGnu suite, $v" dejagnu_tests "$v"
-  phase "ABI of the pthread types, $v" abi_tests "$v" > "$out/abi-$v.sum"
+  [ "$v" = stock ] \
+    || phase "ABI of the pthread types, $v" abi_tests "$v" > "$out/abi-$v.sum"
 done
 for v in "$@"; do
   [ "$v" = stock ] && continue
-  for kind in glibc dejagnu abi; do
+  for kind in $KINDS; do
     echo
     echo "=== $kind tests: stock vs $v (glibc $BASE) ==="
     "$TOP/harness/compare.py" --known "$TOP/harness/known-failures/$BASE" \
@@ -204,12 +211,12 @@ cat "$out/times"
 # regress, and the regressions plus failed smoke checks.
 ntests=0
 for v in "$@"; do
-  [ "$v" = stock ] || ntests=$((ntests + $(cat "$out/glibc-$v.sum" "$out/dejagnu-$v.sum" "$out/abi-$v.sum" 2>/dev/null | grep -c '^[A-Z]*: ')))
+  [ "$v" = stock ] || ntests=$((ntests + $(for k in $KINDS; do cat "$out/$k-$v.sum"; done 2>/dev/null | grep -c '^[A-Z]*: ')))
 done
 nfail=0
 for v in "$@"; do
   [ "$v" = stock ] && continue
-  nfail=$((nfail + $(cat "$out/compare-glibc-$v.txt" "$out/compare-dejagnu-$v.txt" "$out/compare-abi-$v.txt" 2>/dev/null \
+  nfail=$((nfail + $(for k in $KINDS; do cat "$out/compare-$k-$v.txt"; done 2>/dev/null \
         | awk '/^RESULT: [0-9]+ regression/ { n += $2 } END { print n + 0 }')))
 done
 nfail=$((nfail + $(grep -c '^FAIL: smoke' "$out/smoke.sum")))

@@ -60,6 +60,32 @@ patch_dir () {
   echo "$d"
 }
 
+# The series file of VARIANT: stock has none, patched is `series`, any
+# other NAME is the opt-in `series.NAME`.
+series_file () {
+  local v=$1 d
+  d=$(patch_dir)
+  case $v in
+    stock) echo /dev/null ;;
+    patched) echo "$d/series" ;;
+    *) echo "$d/series.$v" ;;
+  esac
+}
+
+# The patch files of VARIANT, one per line, checked to exist.
+series_patches () {
+  local s d p
+  s=$(series_file "$1")
+  d=$(dirname "$s")
+  [ "$1" = stock ] && return 0
+  while IFS= read -r p || [ -n "$p" ]; do
+    p=${p%%#*}; p=$(echo $p)
+    [ -n "$p" ] || continue
+    [ -f "$d/$p" ] || die "$s: series entry '$p' names a missing file ($d/$p)"
+    echo "$d/$p"
+  done < "$s"
+}
+
 jobs () { echo "${JOBS:-$(( $(nproc) + 1 ))}"; }
 
 # Print a short content hash of the named files (missing ones count too).
