@@ -14,7 +14,7 @@ export AUTO_INSTALL ?= 1
 
 H := harness
 
-.PHONY: help sysroot smoke check check-full check-series bench docker-image docker-stop \
+.PHONY: help sysroot smoke check check-full check-series bench bench-bundle docker-image docker-stop \
         clean distclean
 
 help:  ## list the targets
@@ -38,6 +38,9 @@ check-series:  ## bisectability: build and test each prefix of the series agains
 
 bench: sysroot  ## benchmarks, stock vs patched, report in build/bench/ (BENCH=quick|NAME)
 	$(H)/bench.sh $(VARIANTS)
+
+bench-bundle: sysroot  ## a tarball that runs the benchmarks with ./run on any x86_64 Linux with python3
+	BUNDLE=1 $(H)/bench.sh $(VARIANTS)
 
 docker-image:  ## make the build container image (debootstrap when no registry)
 	$(H)/docker-image.sh

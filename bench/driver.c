@@ -201,6 +201,9 @@ main (int argc, char **argv)
     bench_case.wake ();
   for (int i = 0; i < n; i++)
     pthread_join (tids[i], NULL);
+  /* All operations of the process, warm-up included: the denominator for
+     counts that cover the whole process (lock statistics).  */
+  unsigned long ops_total = total_ops (n);
 
   double *sorted = malloc (nsamples * sizeof *sorted);
   memcpy (sorted, rates, nsamples * sizeof *sorted);
@@ -216,10 +219,10 @@ main (int argc, char **argv)
           "\"ops\": %lu, \"rate\": %.1f, \"median_sample_rate\": %.1f, "
           "\"thread_ops_min\": %lu, \"thread_ops_max\": %lu, "
           "\"process_cpu_pct\": %.1f, \"machine_busy_pct\": %.1f, "
-          "\"rss_kib\": %ld, \"samples\": [",
+          "\"rss_kib\": %ld, \"ops_total\": %lu, \"samples\": [",
           bench_case.name, bench_case.unit, param ? param : "", n, ncpu,
           elapsed, ops - ops0, (ops - ops0) / elapsed, median, lo, hi,
-          100.0 * cpu / (elapsed * ncpu), busy, rss);
+          100.0 * cpu / (elapsed * ncpu), busy, rss, ops_total);
   for (int s = 0; s < nsamples; s++)
     printf ("%s%.1f", s ? ", " : "", rates[s]);
   printf ("]}\n");

@@ -38,7 +38,8 @@ PERF_SYSCALLS = ["syscalls:sys_enter_futex", "syscalls:sys_enter_mmap",
 def plan(mode):
     """The configurations: (group, case, threads, param)."""
     quick = mode == "quick"
-    creators = [1, 2, 8, 120] if quick else CREATORS
+    # Below and above the number of CPUs, and at it.
+    creators = [1, 2, 8, 120] if quick else sorted(set(CREATORS + [os.cpu_count() or 1]))
     cfgs = []
     for n in creators:
         cfgs.append(("create-join", "create-join", n, ""))
@@ -62,16 +63,20 @@ def plan(mode):
     # with an empty thread body and one that uses 256 KiB of its stack.
     # Run on request (BENCH=stack-advise, or full), with VARIANTS naming the
     # variants to compare (e.g. "stock patched noadvise").
-    if mode in ("full", "stack-advise"):
+    if mode == "full" or "stack-advise" in mode.split(","):
         for n in [2, 40, 500]:
-            for touch in (0, 256):
-                cfgs.append(("stack-advise", "create-join", n, "touch=%d" % touch))
+            for param in ("touch=0", "touch=256", "frame=256"):
+                cfgs.append(("stack-advise", "create-join", n, param))
     if mode not in ("default", "quick", "full"):
-        cfgs = [c for c in cfgs if mode in (c[0], c[1])]
-        if not cfgs:
+        # One group or case, or several separated by commas.
+        names = mode.split(",")
+        unknown = [n for n in names if not any(n in (c[0], c[1]) for c in cfgs)
+                   and n not in ("glibc", "stress-ng")]
+        if unknown:
             sys.exit("run.py: no benchmark named '%s' (groups: create-join, seed, "
                      "condvar, syncpoint, stack-advise, glibc, stress-ng; cases: %s)"
-                     % (mode, ", ".join(sorted(cases()))))
+                     % (",".join(unknown), ", ".join(sorted(cases()))))
+        cfgs = [c for c in cfgs if c[0] in names or c[1] in names]
     return cfgs
 
 
@@ -154,8 +159,9 @@ def build(variants, builddir, outdir):
     return bins
 
 
-def run_one(exe, threads, param, seconds, events, timeout, env=()):
-    cmd = [exe, "-t", str(threads), "-w", "0.2", "-d", str(seconds), "-i", "0.1"]
+def run_one(exe, threads, param, seconds, events, timeout, env=(), launcher=()):
+    cmd = list(launcher) + [exe, "-t", str(threads), "-w", "0.2", "-d",
+                            str(seconds), "-i", "0.1"]
     if param:
         cmd += ["-p", param]
     perf = {}
@@ -181,7 +187,107 @@ def run_one(exe, threads, param, seconds, events, timeout, env=()):
         return {"error": "no result line: %s" % (r.stderr.strip()[-300:] or "empty output")}
     res = json.loads(lines[-1])
     res["perf"] = perf
+    stats = parse_lockstat(r.stderr)
+    if stats:
+        res["lockstat"] = stats
     return res
+
+
+# The locks an instrumented (NAME-lockstat) variant counts (nptl/lockstat.h
+# of experiments/lockstat.patch); the first two are global.
+LOCKSTAT_LOCKS = ("stack_list", "load_tls", "shards")
+GLOBAL_LOCKS = ("stack_list", "load_tls")
+
+
+def parse_lockstat(stderr):
+    """Sum the 'lockstat' lines that libc.so and ld.so print at exit, per
+    lock: acquisitions, contended acquisitions, ns waited, ns held.  Ticks
+    are converted with the rate libc.so measured."""
+    rows = [dict(f.split("=", 1) for f in line.split()[1:])
+            for line in stderr.splitlines() if line.startswith("lockstat ")]
+    libc = [r for r in rows if r.get("dso") == "libc" and int(r.get("ns", 0))]
+    if not libc:
+        return None
+    per_ns = int(libc[0]["ticks"]) / int(libc[0]["ns"])
+    out = {}
+    for lock in LOCKSTAT_LOCKS:
+        acq, cont, wait, held = (sum(int(r[lock].split(",")[i]) for r in rows)
+                                 for i in range(4))
+        out[lock] = {"acq": acq, "contended": cont,
+                     "wait_ns": wait / per_ns, "held_ns": held / per_ns}
+    return out
+
+
+def lockstat_base(variant):
+    """The uninstrumented counterpart of an instrumented variant."""
+    name = sysroot(variant)
+    return name[:-len("-lockstat")] if name.endswith("-lockstat") else None
+
+
+# A bundle (make bench-bundle) carries the benchmark binaries, each
+# sysroot's run-time files and this runner, and runs without a compiler on
+# another x86_64 Linux machine:
+#   BUNDLE/run                     ./run [--bench NAME] [--reps N] [VARIANT...]
+#   BUNDLE/bench/                  this runner, the driver and the cases
+#   BUNDLE/bin/SYSROOT/CASE        the benchmark binaries
+#   BUNDLE/sysroots/SYSROOT/lib/   ld.so, libc.so.6, ... (debug info stripped)
+#   BUNDLE/manifest.json           base, variants, what each sysroot is
+BUNDLE_LIBS = ("ld-linux", "libc.so", "libm.so", "libpthread.so", "libdl.so",
+               "librt.so")
+RUN_SCRIPT = """#!/bin/sh
+# nptl-scale benchmark bundle: ./run [--bench GROUP] [--reps N] [VARIANT...]
+# Needs python3; results in ./results (or $OUT_DIR).
+here=$(cd "$(dirname "$0")" && pwd)
+exec python3 "$here/bench/run.py" --bundle "$here" --out "${OUT_DIR:-$here/results}" "$@"
+"""
+
+
+def make_bundle(variants, builddir, outdir, base):
+    """Write a bundle for VARIANTS (sysroots, not SYSROOT@TUNABLES, which
+    the bundle's runner accepts too) into OUTDIR."""
+    if os.path.exists(outdir):
+        shutil.rmtree(outdir)
+    shutil.copytree(os.path.join(TOP, "bench"), os.path.join(outdir, "bench"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    build(variants, builddir, outdir)
+    manifest = {"base": base, "variants": [], "sysroots": {}, "ldso": {}}
+    for v in variants:
+        s = sysroot(v)
+        if s in manifest["sysroots"]:
+            continue
+        root = os.path.join(builddir, s, "root")
+        lib = os.path.join(outdir, "sysroots", s, "lib")
+        os.makedirs(lib)
+        for d in ("lib64", "lib"):
+            src = os.path.join(root, d)
+            if not os.path.isdir(src):
+                continue
+            for f in sorted(os.listdir(src)):
+                path = os.path.join(src, f)
+                if f.startswith(BUNDLE_LIBS) and ".so" in f and not os.path.islink(path) \
+                        and os.path.isfile(path) and not os.path.exists(os.path.join(lib, f)):
+                    shutil.copy(path, lib)
+                    sh(["strip", "--strip-debug", os.path.join(lib, f)])
+                    if f.startswith("ld-linux"):
+                        manifest["ldso"][s] = f
+        if s not in manifest["ldso"]:
+            sys.exit("run.py: no dynamic linker in %s" % root)
+        with open(os.path.join(root, "NPTL-SCALE")) as f:
+            manifest["sysroots"][s] = "; ".join(f.read().strip().splitlines())
+        manifest["variants"].append(s)
+    with open(os.path.join(outdir, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    with open(os.path.join(outdir, "run"), "w") as f:
+        f.write(RUN_SCRIPT)
+    os.chmod(os.path.join(outdir, "run"), 0o755)
+
+
+def bundle_launcher(bundle, manifest, variant):
+    """Run a bundle's binary under its sysroot's loader (their PT_INTERP
+    and RUNPATH name the build machine's paths)."""
+    s = sysroot(variant)
+    lib = os.path.join(bundle, "sysroots", s, "lib")
+    return [os.path.join(lib, manifest["ldso"][s]), "--library-path", lib]
 
 
 def median(xs):
@@ -217,6 +323,13 @@ def summarize(results, variants):
                 "fairness": median([r["thread_ops_min"] / r["thread_ops_max"]
                                     for r in ok if r["thread_ops_max"]]),
             }
+            stats = [r for r in ok if r.get("lockstat") and r.get("ops_total")]
+            if stats:
+                row["variants"][v]["lockstat"] = {
+                    lock: {k: median([r["lockstat"][lock][k] / r["ops_total"]
+                                      for r in stats])
+                           for k in ("acq", "contended", "wait_ns", "held_ns")}
+                    for lock in LOCKSTAT_LOCKS}
         base = variants[0]
         for v in variants[1:]:
             ratios = []
@@ -247,7 +360,7 @@ TITLES = {
     "seed": "Seed experiments (work unit = 20 x memcpy of 1,000,000 bytes; spawn = each thread creates a thread per unit and joins it)",
     "condvar": "Condition variables",
     "syncpoint": "Sync point: N threads meeting repeatedly (spin, sched_yield, futex barrier)",
-    "stack-advise": "Stack release at thread exit: create+join with an empty body (touch=0) and one that writes 256 KiB of its stack; RSS = VmRSS at the end of the run",
+    "stack-advise": "Stack release at thread exit: create+join with an empty body (touch=0), one that writes 256 KiB of its stack (touch=256), and one that skips 64 KiB below its frame and writes the 256 KiB below that (frame=256, a large frame without stack-clash probing); RSS = VmRSS at the end of the run",
 }
 
 
@@ -317,6 +430,7 @@ def report(doc, rows, variants, path):
                                  and r["case"] != "clone-floor" else "-")
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
+    out += lockstat_report(rows, variants, doc)
     prof = [r for r in doc.get("syscall_profile", []) if "ops" in r
             and r["group"] in ("create-join", "seed", "stack-advise")]
     if prof:
@@ -348,6 +462,117 @@ def report(doc, rows, variants, path):
         out += ["## Plots", ""] + ["![%s](%s)" % (p, p) for p in doc["plots"]] + [""]
     with open(path, "w") as f:
         f.write("\n".join(out))
+
+
+MODEL_CORES = [1, 2, 4, 8, 16, 32, 64, 128, 256]
+
+
+def lock_model(rows, variants):
+    """For each instrumented variant: a global lock held H ns per create+join
+    caps the machine at 1/H operations/s whatever the core count, so the
+    projected rate at N cores is min(N x r1, 1/H), with r1 the measured
+    1-creator rate of the uninstrumented counterpart and H the ns held per
+    create+join of the most-held global lock, measured with 1 creator (no
+    contention inflating it)."""
+    model = {}
+    for v in variants:
+        base = lockstat_base(v)
+        one = [r for r in rows if r["case"] == "create-join"
+               and r["group"] == "create-join" and r["threads"] == 1]
+        if not base or not one or "lockstat" not in one[0]["variants"][v]:
+            continue
+        r1 = one[0]["variants"].get(base, {}).get("median")
+        held = {lock: one[0]["variants"][v]["lockstat"][lock]["held_ns"]
+                for lock in GLOBAL_LOCKS}
+        lock = max(held, key=held.get)
+        if not r1 or not held[lock]:
+            continue
+        ceiling = 1e9 / held[lock]
+        model[base] = {"r1": r1, "lock": lock, "held_ns": held[lock],
+                       "ceiling": ceiling,
+                       "projected": {n: min(n * r1, ceiling) for n in MODEL_CORES}}
+    return model
+
+
+def lockstat_report(rows, variants, doc):
+    inst = [v for v in variants if lockstat_base(v)]
+    srows = [r for r in rows if any("lockstat" in r["variants"][v] for v in inst)]
+    if not srows:
+        return []
+    out = ["## Lock statistics (instrumented variants, experiments/lockstat.patch)", "",
+           "Per operation (create+join, or seed work unit), medians over the "
+           "repetitions; counted over the whole process (warm-up and the "
+           "driver's own thread creation included), divided by all its "
+           "operations.  stack_list = GL (dl_stack_cache_lock), load_tls = "
+           "GL (dl_load_tls_lock) (both global); shards = the stack-cache "
+           "shard locks, summed (per CPU).  acq = acquisitions, cont = "
+           "acquisitions that found the lock taken, held/wait in ns.", ""]
+    hdr = ["case", "param", "threads"]
+    for v in inst:
+        for lock in LOCKSTAT_LOCKS:
+            hdr += ["%s %s acq" % (v, lock), "cont", "held ns", "wait ns"]
+    out.append("| " + " | ".join(hdr) + " |")
+    out.append("|" + "---|" * len(hdr))
+    for r in srows:
+        cells = [r["case"], r["param"] or "-", str(r["threads"])]
+        for v in inst:
+            st = r["variants"][v].get("lockstat")
+            for lock in LOCKSTAT_LOCKS:
+                x = st[lock] if st else {}
+                cells += [fmt(x.get("acq"), 2), fmt(x.get("contended"), 3),
+                          fmt(x.get("held_ns"), 0), fmt(x.get("wait_ns"), 0)]
+        out.append("| " + " | ".join(cells) + " |")
+    out.append("")
+    model = doc.get("lock_model") or {}
+    if model:
+        out += ["## Model: the ceiling a global lock puts on create+join", "",
+                "A model, not a measurement: a global lock held H ns per "
+                "create+join allows at most 1/H create+join per second on any "
+                "number of cores, so the projected rate at N cores is "
+                "min(N x r1, 1/H).  Inputs measured on this machine (%s cores): "
+                "r1 = the 1-creator create+join rate of the uninstrumented "
+                "variant, H = ns held per create+join of its most-held global "
+                "lock in the instrumented variant with 1 creator.  It ignores "
+                "everything else that stops scaling (the kernel's own locks, "
+                "memory bandwidth), so it is an upper bound." % doc["machine"].get("cores"), ""]
+        hdr = ["variant", "r1 /s", "lock", "H ns", "ceiling /s"] + \
+            ["N=%d" % n for n in MODEL_CORES]
+        out.append("| " + " | ".join(hdr) + " |")
+        out.append("|" + "---|" * len(hdr))
+        for base, m in model.items():
+            out.append("| " + " | ".join(
+                [base, fmt(m["r1"]), m["lock"], fmt(m["held_ns"], 0), fmt(m["ceiling"])]
+                + [fmt(m["projected"][n] if n in m["projected"]
+                       else m["projected"][str(n)]) for n in MODEL_CORES]) + " |")
+        out.append("")
+    return out
+
+
+def model_plot(model, cores, outdir):
+    if not model or not shutil.which("gnuplot"):
+        return []
+    dat = os.path.join(outdir, "lock-model.dat")
+    with open(dat, "w") as f:
+        for base, m in model.items():
+            f.write("# %s\n" % base)
+            for n in MODEL_CORES:
+                p = m["projected"].get(n, m["projected"].get(str(n)))
+                f.write("%d %f\n" % (n, p))
+            f.write("\n\n")
+    png = "lock-model.png"
+    title = ("Model (not measured): min(N x r1, 1/H); inputs measured on %s cores"
+             % cores)
+    items = ["'%s' index %d using 1:2 with linespoints title '%s: r1 %s/s, %s held %s ns'"
+             % (dat, i, base, fmt(m["r1"]), m["lock"], fmt(m["held_ns"], 0))
+             for i, (base, m) in enumerate(model.items())]
+    cmds = ["set terminal png size 900,540",
+            "set output '%s'" % os.path.join(outdir, png),
+            "set logscale x 2", "set logscale y 10", "set xlabel 'cores'",
+            "set ylabel 'projected create+join per second'", "set grid",
+            "set key top left", "set title '%s'" % title,
+            "plot " + ", ".join(items)]
+    r = sh(["gnuplot"], input="\n".join(cmds) + "\n")
+    return [png] if r.returncode == 0 else []
 
 
 def plots(rows, variants, outdir):
@@ -449,22 +674,43 @@ def stress_ng(variants, builddir, seconds):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--base", required=True)
-    ap.add_argument("--build", required=True, help="build/<base>")
+    ap.add_argument("--base")
+    ap.add_argument("--build", help="build/<base>")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--bundle", help="run the bundle in this directory")
+    ap.add_argument("--make-bundle", action="store_true",
+                    help="write a bundle of VARIANTS into --out, run nothing")
     ap.add_argument("--bench", default="default")
     ap.add_argument("--reps", type=int)
     ap.add_argument("--seconds", type=float)
     ap.add_argument("--in-env", default="", help="command prefix: run DIR CMD...")
     ap.add_argument("--report-only", action="store_true",
                     help="render report.md and the plots again from results.json")
-    ap.add_argument("variants", nargs="+")
+    ap.add_argument("variants", nargs="*")
     a = ap.parse_args()
+    manifest = None
+    if a.bundle:
+        with open(os.path.join(a.bundle, "manifest.json")) as f:
+            manifest = json.load(f)
+        a.base = manifest["base"]
+        a.variants = a.variants or manifest["variants"]
+        unknown = [v for v in a.variants if sysroot(v) not in manifest["sysroots"]]
+        if unknown:
+            sys.exit("run.py: not in this bundle: %s (it has: %s)"
+                     % (" ".join(unknown), " ".join(manifest["variants"])))
+    elif not (a.base and a.build and a.variants):
+        sys.exit("run.py: give --base, --build and the variants (or --bundle DIR)")
+    if a.make_bundle:
+        make_bundle(a.variants, a.build, a.out, a.base)
+        print("==> bundle in %s" % a.out)
+        return 0
     if a.report_only:
         with open(os.path.join(a.out, "results.json")) as f:
             doc = json.load(f)
         rows = summarize(doc["results"], a.variants)
-        doc["plots"] = plots(rows, a.variants, a.out)
+        doc["lock_model"] = lock_model(rows, a.variants)
+        doc["plots"] = plots(rows, a.variants, a.out) + model_plot(
+            doc["lock_model"], doc["machine"].get("cores"), a.out)
         report(doc, rows, a.variants, os.path.join(a.out, "report.md"))
         print("==> %s" % os.path.join(a.out, "report.md"))
         return 0
@@ -476,15 +722,22 @@ def main():
     cfgs = plan(a.bench)
     os.makedirs(a.out, exist_ok=True)
     events, perf_note = perf_events()
-    bins = build(a.variants, a.build, a.out)
+    if manifest:
+        bins = {(v, c): os.path.join(a.bundle, "bin", sysroot(v), c)
+                for v in a.variants for c in cases()}
+    else:
+        bins = build(a.variants, a.build, a.out)
     doc = {"base": a.base, "mode": a.bench, "reps": reps, "seconds": seconds,
            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "machine": machine(), "perf_events": events, "perf_note": perf_note,
            "sysroots": {}, "results": [], "syscall_profile": []}
     for v in a.variants:
         try:
-            with open(os.path.join(a.build, sysroot(v), "root", "NPTL-SCALE")) as f:
-                doc["sysroots"][v] = "; ".join(f.read().strip().splitlines())
+            if manifest:
+                doc["sysroots"][v] = manifest["sysroots"][sysroot(v)] + "; from a bundle"
+            else:
+                with open(os.path.join(a.build, sysroot(v), "root", "NPTL-SCALE")) as f:
+                    doc["sysroots"][v] = "; ".join(f.read().strip().splitlines())
             if tunables(v):
                 doc["sysroots"][v] += "; run with GLIBC_TUNABLES=" + tunables(v)
         except OSError:
@@ -503,7 +756,9 @@ def main():
                 res = run_one(bins[(v, case)], n, param, seconds,
                               syscall_events if profile else timed_events,
                               timeout=max(60, int(seconds * 20)),
-                              env=env_prefix(v))
+                              env=env_prefix(v),
+                              launcher=bundle_launcher(a.bundle, manifest, v)
+                              if manifest else ())
                 res.update({"group": group, "case": case, "threads": n,
                             "param": param, "variant": v, "rep": rep})
                 (doc["syscall_profile"] if profile else doc["results"]).append(res)
@@ -516,17 +771,21 @@ def main():
                 "  ".join("%s %s" % (r["variant"], fmt(r.get("rate")) if "rate" in r
                                      else r.get("error")) for r in last)),
                 flush=True)
-    if a.bench in ("default", "full", "glibc", "condvar"):
+    if manifest:
+        pass  # glibc's benchtests and stress-ng need the build trees.
+    elif a.bench in ("default", "full", "glibc", "condvar"):
         # The condvar group: glibc's condvar and consumer/producer entries.
         doc["glibc_bench_set"] = "pthread-locks" if a.bench == "condvar" else GLIBC_BENCH
         doc["glibc_benchtests"] = glibc_benchtests(
             a.variants, a.build, a.out, a.in_env.split() if a.in_env else [],
             doc["glibc_bench_set"])
-    if a.bench in ("default", "full", "stress-ng", "quick"):
+    if not manifest and a.bench in ("default", "full", "stress-ng", "quick"):
         doc["stress_ng"] = stress_ng(a.variants, a.build, 2 if quick else 5)
     rows = summarize(doc["results"], a.variants)
     doc["summary"] = rows
-    doc["plots"] = plots(rows, a.variants, a.out)
+    doc["lock_model"] = lock_model(rows, a.variants)
+    doc["plots"] = plots(rows, a.variants, a.out) + model_plot(
+        doc["lock_model"], doc["machine"].get("cores"), a.out)
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(doc, f, indent=1)
     report(doc, rows, a.variants, os.path.join(a.out, "report.md"))

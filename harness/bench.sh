@@ -22,6 +22,18 @@ for tool in stress-ng:stress-ng gnuplot:gnuplot-nox; do
   fi
   command -v "${tool%%:*}" >/dev/null || note "${tool%%:*} not found (Debian package ${tool#*:}): that part is skipped"
 done
+if [ -n "$BUNDLE" ]; then
+  # make bench-bundle: the binaries, the sysroots' run-time files and the
+  # runner, for a machine without a compiler (see bench/run.py).
+  out=$BUILD/bench-bundle/nptl-scale-bench-$BASE
+  python3 "$TOP/bench/run.py" --base "$BASE" --build "$BUILD/$BASE" --out "$out" \
+    --make-bundle "$@" || exit 1
+  tar -C "$(dirname "$out")" -czf "$out.tar.gz" "$(basename "$out")" || exit 1
+  size=$(stat -c %s "$out.tar.gz")
+  [ "$size" -le $((64 * 1024 * 1024)) ] || die "$out.tar.gz is $((size >> 20)) MiB, over 64 MiB"
+  note "$out.tar.gz ($((size >> 10)) KiB): unpack anywhere, then ./run [--bench create-join] [VARIANT...]"
+  exit 0
+fi
 out=$BUILD/bench/$BASE
 [ "${BENCH:-default}" = default ] || out=$out-$BENCH
 exec python3 "$TOP/bench/run.py" --base "$BASE" --build "$BUILD/$BASE" \

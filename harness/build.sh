@@ -74,7 +74,8 @@ prepare_src () {
     fi
   done < <(series_patches "$v")
   if [ -d "$vdir/src" ]; then
-    rsync -rlc --delete "$new/" "$vdir/src/"
+    rsync -rlc --delete "$new/" "$vdir/src/" \
+      || die "could not update $vdir/src (rsync failed; the old source is left as it was)"
     rm -rf "$new"
   else
     mv "$new" "$vdir/src"
@@ -202,6 +203,8 @@ done
 set -- "${sysroots[@]}"
 for v in "$@"; do check_variant "$v"; done
 check_disk "$BUILD"
+# The source trees are prepared on the host, whatever ISOLATION is.
+require_tools rsync:rsync git:git tar:tar
 "$TOP/harness/fetch-source.sh" || exit 1
 resolve_isolation
 for v in "$@"; do build_variant "$v"; done

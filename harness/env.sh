@@ -13,20 +13,25 @@ IMAGE_NAME=nptl-scale/build
 BUILD_DEPS="gcc:gcc g++:g++ make:make gawk:gawk bison:bison python3:python3
 msgfmt:gettext makeinfo:texinfo ccache:ccache xz:xz-utils perl:perl"
 
-check_host_deps () {
+# require_tools COMMAND:PACKAGE...: install (as root, with AUTO_INSTALL)
+# or name the Debian packages of the commands that are missing.
+require_tools () {
   local d missing=
-  for d in $BUILD_DEPS; do
+  for d in "$@"; do
     command -v "${d%%:*}" >/dev/null || missing="$missing ${d#*:}"
   done
   [ -z "$missing" ] && return 0
   if [ -n "$AUTO_INSTALL" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    note "installing build dependencies:$missing"
+    note "installing:$missing"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null \
       || die "apt-get install$missing failed"
   else
-    die "missing build dependencies; install the Debian packages:$missing"
+    die "missing tools; install the Debian packages:$missing"
   fi
 }
+
+# shellcheck disable=SC2086
+check_host_deps () { require_tools $BUILD_DEPS; }
 
 # Start dockerd if it is installed but not running.  Its PID is kept in
 # $BUILD/docker/dockerd.pid so that `make docker-stop` stops exactly it.

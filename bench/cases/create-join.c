@@ -1,28 +1,37 @@
 /* One operation: pthread_create of a thread with default attributes (so
    the default stack size), then pthread_join.  The thread's body is empty,
    or with -p touch=KIB it first writes KIB KiB of its stack, page by page,
-   as a thread with a deep call chain would.  */
+   as a thread with a deep call chain would; with -p frame=KIB it leaves
+   the 64 KiB below its frame untouched and writes the KIB KiB below that,
+   as a large frame used only at its far end followed by deep calls does
+   without stack-clash probing (stacks that grow down).  */
 #include "../bench.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static size_t touch;
+static size_t touch, frame;
+
+enum { frame_gap = 64 * 1024 };
 
 static int
 setup (int nthreads, const char *param)
 {
   unsigned long kib = 0;
   char end;
-  if (param != NULL && *param != '\0'
-      && (sscanf (param, "touch=%lu%c", &kib, &end) != 1 || kib > 4096))
+  if (param == NULL || *param == '\0')
+    return 0;
+  if (sscanf (param, "touch=%lu%c", &kib, &end) == 1 && kib <= 4096)
+    touch = kib * 1024;
+  else if (sscanf (param, "frame=%lu%c", &kib, &end) == 1 && kib <= 4096)
+    frame = kib * 1024;
+  else
     {
-      fprintf (stderr, "create-join: bad parameter '%s' (touch=KIB, at most 4096)\n",
-               param);
+      fprintf (stderr, "create-join: bad parameter '%s' (touch=KIB or"
+               " frame=KIB, at most 4096)\n", param);
       return 1;
     }
-  touch = kib * 1024;
   return 0;
 }
 
@@ -34,6 +43,12 @@ body (void *arg)
       volatile char buf[touch];
       memset ((char *) buf, 1, touch);
       return (void *) (long) buf[touch / 2];
+    }
+  if (frame > 0)
+    {
+      volatile char *here = __builtin_frame_address (0);
+      for (size_t off = frame_gap; off < frame_gap + frame; off += 4096)
+        here[-(long) off] = 1;
     }
   return arg;
 }

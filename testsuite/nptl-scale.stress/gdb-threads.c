@@ -1,11 +1,14 @@
 /* gdb, through the libthread_db next to the libc under test, lists every
    thread of a live process.  `maint check libthread-db' makes gdb iterate
    over the threads with td_ta_thr_iter, which walks the lists of thread
-   stacks (_dl_stack_used, _dl_stack_user) that the stack cache work
-   reorganises, and check each thread handle it gets.
-   Some threads run on user-supplied stacks (the _dl_stack_user list), and
-   threads are created and joined just before the attach so that the cache
-   is not empty.  UNSUPPORTED without gdb or ptrace.  */
+   stacks (GL (dl_stack_user), and the lists of stacks in use, which the
+   series splits into per-CPU shards), and check each thread handle it
+   gets.  Some threads run on user-supplied stacks (the dl_stack_user
+   list), and threads are created and joined just before the attach so
+   that the cache is not empty.  Each thread is created by a thread of
+   its own, so that with glibc.pthread.rseq=0 (the /norseq run, where the
+   shard follows the creator's TID) the threads are spread over many
+   shards.  UNSUPPORTED without gdb or ptrace.  */
 #include "../lib/check.h"
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
@@ -33,6 +36,28 @@ nothing (void *arg)
   return arg;
 }
 
+/* Create blocker number ARG (on a user-supplied stack for the first
+   NUSER) and return its pthread_t.  */
+static void *
+create_blocker (void *arg)
+{
+  int i = (intptr_t) arg;
+  pthread_attr_t attr;
+  pthread_t t;
+  XPT (pthread_attr_init (&attr));
+  if (i < NUSER)
+    {
+      size_t size = 256 * 1024;
+      void *mem = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+      TEST_VERIFY (mem != MAP_FAILED);
+      XPT (pthread_attr_setstack (&attr, mem, size));
+    }
+  XPT (pthread_create (&t, &attr, blocker, NULL));
+  XPT (pthread_attr_destroy (&attr));
+  return (void *) t;
+}
+
 int
 main (void)
 {
@@ -58,18 +83,9 @@ main (void)
   pthread_t t[NTHREADS];
   for (int i = 0; i < NTHREADS; i++)
     {
-      pthread_attr_t attr;
-      XPT (pthread_attr_init (&attr));
-      if (i < NUSER)
-        {
-          size_t size = 256 * 1024;
-          void *mem = mmap (NULL, size, PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-          TEST_VERIFY (mem != MAP_FAILED);
-          XPT (pthread_attr_setstack (&attr, mem, size));
-        }
-      XPT (pthread_create (&t[i], &attr, blocker, NULL));
-      XPT (pthread_attr_destroy (&attr));
+      pthread_t creator;
+      XPT (pthread_create (&creator, NULL, create_blocker, (void *) (intptr_t) i));
+      XPT (pthread_join (creator, (void **) &t[i]));
     }
   pthread_barrier_wait (&barrier);
 
