@@ -21,7 +21,7 @@ RETRIES=${RETRIES:-2}
 # kills a hung test after its own timeout).
 MAKE_LIMIT=${MAKE_LIMIT:-5400}
 out=${CHECK_OUT:-$BUILD/$BASE/check}
-mkdir -p "$out"
+mkdir -p "$out"; rm -rf "$out/failed"
 
 resolve_isolation
 for v in "$@"; do
@@ -92,7 +92,13 @@ glibc_tests () {
 }
 
 # glibc_rerun VDIR SUBDIR/TEST: run one glibc test alone; print its result.
+# The output of the run that failed is kept as $out/failed/VARIANT/TEST.out.
 glibc_rerun () {
+  local keep=$out/failed/${1##*/}/$2.out
+  if [ ! -e "$keep" ]; then
+    mkdir -p "${keep%/*}"
+    cp "$1/obj/$2.out" "$keep" 2>/dev/null || echo "(no output)" > "$keep"
+  fi
   run_tests "$1" "${2%%/*}" 1 "${2#*/}"
   result_of "$1" "${2%%/*}" "${2#*/}"
 }
