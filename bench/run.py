@@ -472,25 +472,30 @@ def lock_model(rows, variants):
     caps the machine at 1/H operations/s whatever the core count, so the
     projected rate at N cores is min(N x r1, 1/H), with r1 the measured
     1-creator rate of the uninstrumented counterpart and H the ns held per
-    create+join of the most-held global lock, measured with 1 creator (no
-    contention inflating it)."""
+    create+join of the most-held global lock.  Two rows per variant: H
+    measured with 1 creator (the lock's own cost, no contention) and with
+    the most creators run (what contention makes of it on this machine)."""
     model = {}
+    cj = [r for r in rows if r["case"] == "create-join" and r["group"] == "create-join"]
     for v in variants:
         base = lockstat_base(v)
-        one = [r for r in rows if r["case"] == "create-join"
-               and r["group"] == "create-join" and r["threads"] == 1]
+        one = [r for r in cj if r["threads"] == 1]
         if not base or not one or "lockstat" not in one[0]["variants"][v]:
             continue
         r1 = one[0]["variants"].get(base, {}).get("median")
-        held = {lock: one[0]["variants"][v]["lockstat"][lock]["held_ns"]
-                for lock in GLOBAL_LOCKS}
-        lock = max(held, key=held.get)
-        if not r1 or not held[lock]:
-            continue
-        ceiling = 1e9 / held[lock]
-        model[base] = {"r1": r1, "lock": lock, "held_ns": held[lock],
-                       "ceiling": ceiling,
-                       "projected": {n: min(n * r1, ceiling) for n in MODEL_CORES}}
+        most = max((r for r in cj if "lockstat" in r["variants"][v]),
+                   key=lambda r: r["threads"])
+        for label, row in (("1 creator", one[0]),
+                           ("%d creators" % most["threads"], most)):
+            held = {lock: row["variants"][v]["lockstat"][lock]["held_ns"]
+                    for lock in GLOBAL_LOCKS}
+            lock = max(held, key=held.get)
+            if not r1 or not held[lock]:
+                continue
+            ceiling = 1e9 / held[lock]
+            model["%s, H at %s" % (base, label)] = {
+                "r1": r1, "lock": lock, "held_ns": held[lock], "ceiling": ceiling,
+                "projected": {n: min(n * r1, ceiling) for n in MODEL_CORES}}
     return model
 
 
@@ -532,7 +537,9 @@ def lockstat_report(rows, variants, doc):
                 "min(N x r1, 1/H).  Inputs measured on this machine (%s cores): "
                 "r1 = the 1-creator create+join rate of the uninstrumented "
                 "variant, H = ns held per create+join of its most-held global "
-                "lock in the instrumented variant with 1 creator.  It ignores "
+                "lock in the instrumented variant, with 1 creator (the lock's own cost) "
+                "and with the most creators run (what contention on this machine "
+                "makes of it).  It ignores "
                 "everything else that stops scaling (the kernel's own locks, "
                 "memory bandwidth), so it is an upper bound." % doc["machine"].get("cores"), ""]
         hdr = ["variant", "r1 /s", "lock", "H ns", "ceiling /s"] + \
@@ -565,7 +572,7 @@ def model_plot(model, cores, outdir):
     items = ["'%s' index %d using 1:2 with linespoints title '%s: r1 %s/s, %s held %s ns'"
              % (dat, i, base, fmt(m["r1"]), m["lock"], fmt(m["held_ns"], 0))
              for i, (base, m) in enumerate(model.items())]
-    cmds = ["set terminal png size 900,540",
+    cmds = ["set terminal png size 900,540 noenhanced",
             "set output '%s'" % os.path.join(outdir, png),
             "set logscale x 2", "set logscale y 10", "set xlabel 'cores'",
             "set ylabel 'projected create+join per second'", "set grid",
@@ -596,7 +603,8 @@ def plots(rows, variants, outdir):
                               ("create-join-idle", 3, "CPU idle % (process CPU time)"),
                               ("create-join-machine-idle", 4, "CPU idle % (whole machine)")):
         png = name + ".png"
-        cmds = ["set terminal png size 900,540", "set output '%s'" % os.path.join(outdir, png),
+        cmds = ["set terminal png size 900,540 noenhanced",
+                "set output '%s'" % os.path.join(outdir, png),
                 "set logscale x 2", "set xlabel 'concurrent creators'",
                 "set ylabel '%s'" % ylabel, "set key outside bottom center horizontal",
                 "set grid", "set title '%s'" % ylabel]
