@@ -494,9 +494,13 @@ def lock_model(rows, variants):
                 continue
             ceiling = 1e9 / held[lock]
             model["%s, H at %s" % (base, label)] = {
-                "r1": r1, "lock": lock, "held_ns": held[lock], "ceiling": ceiling,
-                "projected": {n: min(n * r1, ceiling) for n in MODEL_CORES}}
+                "r1": r1, "lock": lock, "held_ns": held[lock], "ceiling": ceiling}
     return model
+
+
+def projected(m, n):
+    """The modelled rate of model entry M at N cores."""
+    return min(n * m["r1"], m["ceiling"])
 
 
 def lockstat_report(rows, variants, doc):
@@ -549,8 +553,7 @@ def lockstat_report(rows, variants, doc):
         for base, m in model.items():
             out.append("| " + " | ".join(
                 [base, fmt(m["r1"]), m["lock"], fmt(m["held_ns"], 0), fmt(m["ceiling"])]
-                + [fmt(m["projected"][n] if n in m["projected"]
-                       else m["projected"][str(n)]) for n in MODEL_CORES]) + " |")
+                + [fmt(projected(m, n)) for n in MODEL_CORES]) + " |")
         out.append("")
     return out
 
@@ -563,8 +566,7 @@ def model_plot(model, cores, outdir):
         for base, m in model.items():
             f.write("# %s\n" % base)
             for n in MODEL_CORES:
-                p = m["projected"].get(n, m["projected"].get(str(n)))
-                f.write("%d %f\n" % (n, p))
+                f.write("%d %f\n" % (n, projected(m, n)))
             f.write("\n\n")
     png = "lock-model.png"
     title = ("Model (not measured): min(N x r1, 1/H); inputs measured on %s cores"
@@ -680,6 +682,15 @@ def stress_ng(variants, builddir, seconds):
     return "\n".join(lines)
 
 
+def derive(doc, variants, outdir):
+    """The summary rows of DOC's results; sets DOC's lock model and plots."""
+    rows = summarize(doc["results"], variants)
+    doc["lock_model"] = lock_model(rows, variants)
+    doc["plots"] = plots(rows, variants, outdir) + model_plot(
+        doc["lock_model"], doc["machine"].get("cores"), outdir)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--base")
@@ -715,10 +726,7 @@ def main():
     if a.report_only:
         with open(os.path.join(a.out, "results.json")) as f:
             doc = json.load(f)
-        rows = summarize(doc["results"], a.variants)
-        doc["lock_model"] = lock_model(rows, a.variants)
-        doc["plots"] = plots(rows, a.variants, a.out) + model_plot(
-            doc["lock_model"], doc["machine"].get("cores"), a.out)
+        rows = derive(doc, a.variants, a.out)
         report(doc, rows, a.variants, os.path.join(a.out, "report.md"))
         print("==> %s" % os.path.join(a.out, "report.md"))
         return 0
@@ -789,11 +797,8 @@ def main():
             doc["glibc_bench_set"])
     if not manifest and a.bench in ("default", "full", "stress-ng", "quick"):
         doc["stress_ng"] = stress_ng(a.variants, a.build, 2 if quick else 5)
-    rows = summarize(doc["results"], a.variants)
+    rows = derive(doc, a.variants, a.out)
     doc["summary"] = rows
-    doc["lock_model"] = lock_model(rows, a.variants)
-    doc["plots"] = plots(rows, a.variants, a.out) + model_plot(
-        doc["lock_model"], doc["machine"].get("cores"), a.out)
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(doc, f, indent=1)
     report(doc, rows, a.variants, os.path.join(a.out, "report.md"))
