@@ -1,11 +1,17 @@
 /* Create/join storm from more threads than CPUs while other threads fork,
    call setuid-family functions (which signal every thread, __nptl_setxid)
-   and dlopen a module with static TLS.
+   and dlopen a module with static TLS, and dlmopen another into a new
+   namespace (LM_ID_NEWLM).
 
    Checks: every create and join succeeds; a forked child can create and join
    threads (its stack lists were reclaimed and repaired); set*id succeeds;
    every thread, whether it existed when the module was loaded or was created
-   after on a possibly reused stack, sees the module's TLS initialised.
+   after on a possibly reused stack, sees the TLS of both modules
+   initialised.  The one in the new namespace would stay zero (or keep
+   the garbage of a reused stack) in new threads if pthread_create asked
+   _dl_allocate_tls_init not to copy the images of modules outside the
+   base namespace (2.36's init_tls argument passed as false, as the first
+   2.36 backport of the series did).
 
    set*id runs while the dlopen runs too: set*id, dlopen of a static-TLS
    module and pthread_create together deadlocked in glibc itself (stock
@@ -26,6 +32,8 @@
 static double deadline;
 static int (*mod_get) (void);
 static void (*mod_dirty) (void);
+static int (*ns_mod_get) (void);
+static void (*ns_mod_dirty) (void);
 static atomic_int loaded;
 static atomic_long creates, forks, setxids, tls_checks;
 
@@ -36,9 +44,11 @@ check_module_tls (void)
   if (atomic_load (&loaded))
     {
       TEST_COMPARE (mod_get (), 43);
+      TEST_COMPARE (ns_mod_get (), 43);
       /* Leave garbage behind: a cached stack reused without its static TLS
          being initialised again would show it.  */
       mod_dirty ();
+      ns_mod_dirty ();
       atomic_fetch_add (&tls_checks, 1);
     }
 }
@@ -135,11 +145,12 @@ main (void)
   int ncreators = 4 * (ncpu > 0 ? ncpu : 1);
   enum { NOLD = 8 };
   pthread_t creators[ncreators], old[NOLD], f, s;
-  char path[4096];
+  char path[4096], ns_path[4096];
   const char *moddir = getenv ("MODDIR");
   if (moddir == NULL)
     UNSUPPORTED ("MODDIR not set");
   snprintf (path, sizeof path, "%s/storm-tls-mod.so", moddir);
+  snprintf (ns_path, sizeof ns_path, "%s/storm-ns-mod.so", moddir);
 
   deadline = now () + duration;
   XPT (pthread_barrier_init (&old_barrier, NULL, NOLD + 1));
@@ -151,7 +162,7 @@ main (void)
   XPT (pthread_create (&f, NULL, forker, NULL));
   XPT (pthread_create (&s, NULL, setxider, NULL));
 
-  /* Load the module while the storm runs.  */
+  /* Load the modules while the storm runs.  */
   struct timespec third = { (time_t) (duration / 3),
                             (long) ((duration / 3 - (time_t) (duration / 3)) * 1e9) };
   nanosleep (&third, NULL);
@@ -161,6 +172,12 @@ main (void)
   mod_get = (int (*) (void)) dlsym (h, "storm_mod_get");
   mod_dirty = (void (*) (void)) dlsym (h, "storm_mod_dirty");
   TEST_VERIFY (mod_get != NULL && mod_dirty != NULL);
+  void *ns_h = dlmopen (LM_ID_NEWLM, ns_path, RTLD_NOW);
+  if (ns_h == NULL)
+    check_fail (__FILE__, __LINE__, "dlmopen: %s", dlerror ());
+  ns_mod_get = (int (*) (void)) dlsym (ns_h, "storm_ns_mod_get");
+  ns_mod_dirty = (void (*) (void)) dlsym (ns_h, "storm_ns_mod_dirty");
+  TEST_VERIFY (ns_mod_get != NULL && ns_mod_dirty != NULL);
   atomic_store (&loaded, 1);
   check_module_tls ();
   pthread_barrier_wait (&old_barrier);
