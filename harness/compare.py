@@ -6,7 +6,8 @@
 
 In the tradition of GCC's contrib/compare_tests: every test is looked up in
 both files.  A regression is a test that is not failing on stock and fails,
-is unresolved, stops being supported or disappears on the patched side; the
+is unresolved or disappears on the patched side, or one that passes on stock
+and is an expected failure, untested or unsupported on the patched side; the
 exit status is 1 when there is any.  UNSUPPORTED is kept apart from FAIL.  A
 test that failed and then passed when run again is FLAKY: it is listed, not
 silenced, and does not count as a regression unless it never passed.
@@ -28,6 +29,10 @@ STATUSES = ("PASS", "FAIL", "FLAKY", "UNSUPPORTED", "XFAIL", "XPASS",
 # (DejaGnu: "FAIL: storm: exit 1: ...").
 LINE = re.compile(r"^(%s): (\S+?):?(\s.*)?$" % "|".join(STATUSES))
 BAD = {"FAIL", "UNRESOLVED", "ERROR", "XPASS"}
+# What a test that passes on stock must not become: an expected failure, a
+# test that is not run, or none at all (compare_tests: "PASS->FAIL", "Tests
+# that now fail", "Tests that disappeared").
+NOT_PASSING = {"XFAIL", "UNTESTED", "UNSUPPORTED", "MISSING"}
 
 
 def read_sum(path):
@@ -109,11 +114,10 @@ def compare(stock_path, patched_path, known_path):
         if s == p:
             continue
         line = "%s: %s -> %s" % (name, s, p)
-        if p in BAD or p == "MISSING" and s != "MISSING" \
-                or (s == "PASS" and p == "UNSUPPORTED"):
-            if s not in BAD:
-                regressions.append(line)
-                continue
+        if s not in BAD and (p in BAD or p == "MISSING"
+                             or (s == "PASS" and p in NOT_PASSING)):
+            regressions.append(line)
+            continue
         if s in BAD and p == "PASS":
             improvements.append(line)
         elif "FLAKY" not in (s, p):
@@ -123,7 +127,8 @@ def compare(stock_path, patched_path, known_path):
     width = max(len(n) for n in names) + 1
     print("%-*s %d tests: %s" % (width, names[0] + ":", len(stock), counts(stock)))
     print("%-*s %d tests: %s" % (width, names[1] + ":", len(patched), counts(patched)))
-    for title, lines in (("REGRESSIONS (not failing on %s, failing on %s)" % tuple(names),
+    for title, lines in (("REGRESSIONS (not failing on %s, failing or no longer passing on %s)"
+                          % tuple(names),
                           regressions),
                          ("flaky (failed, then passed when run again)", flaky),
                          ("improvements", improvements),

@@ -39,9 +39,32 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("a/t2: PASS -> MISSING", out)
 
-    def test_pass_to_unsupported_is_regression(self):
-        rc, _ = run("PASS: a/t1\n", "UNSUPPORTED: a/t1\n")
-        self.assertEqual(rc, 1)
+    def test_no_longer_passing_is_regression(self):
+        # Passing on stock; unsupported, an expected failure, untested or
+        # gone on patched (and gone after an expected failure).
+        for stock, patched, change in (
+                ("PASS: a/t1\n", "UNSUPPORTED: a/t1\n", "a/t1: PASS -> UNSUPPORTED"),
+                ("PASS: a/t1\nPASS: a/t2\n", "XFAIL: a/t1\nPASS: a/t2\n",
+                 "a/t1: PASS -> XFAIL"),
+                ("PASS: a/t1\nPASS: a/t2\n", "PASS: a/t1\nUNTESTED: a/t2\n",
+                 "a/t2: PASS -> UNTESTED"),
+                ("XFAIL: a/t1\nPASS: a/t2\n", "PASS: a/t2\n", "a/t1: XFAIL -> MISSING")):
+            with self.subTest(change=change):
+                rc, out = run(stock, patched)
+                self.assertEqual(rc, 1, out)
+                self.assertIn(change, out)
+                self.assertIn("RESULT: 1 regression(s)", out)
+
+    def test_not_passing_on_stock_may_change_kind(self):
+        # Only a test that passes on stock must keep passing: these are
+        # differences, not regressions.
+        rc, out = run("FAIL: a/t1\nXFAIL: a/t2\nUNSUPPORTED: a/t3\n",
+                      "XFAIL: a/t1\nUNTESTED: a/t2\nXFAIL: a/t3\n")
+        self.assertEqual(rc, 0, out)
+        self.assertIn("a/t1: FAIL -> XFAIL", out)
+        self.assertIn("a/t2: XFAIL -> UNTESTED", out)
+        self.assertIn("a/t3: UNSUPPORTED -> XFAIL", out)
+        self.assertIn("RESULT: no regressions", out)
 
     def test_new_failing_test_is_regression(self):
         rc, _ = run("PASS: a/t1\n", "PASS: a/t1\nFAIL: a/t2\n")
