@@ -15,7 +15,7 @@ export AUTO_INSTALL ?= 1
 H := harness
 
 .PHONY: help sysroot smoke check check-full check-series bench bench-bundle docker-image docker-stop \
-        clean distclean
+        selftest clean distclean
 
 help:  ## list the targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -26,6 +26,9 @@ sysroot:  ## build and install stock and patched glibc $(BASE) into build/$(BASE
 
 smoke: sysroot  ## check each sysroot's compiler and loader wrappers
 	$(H)/smoke.sh $(VARIANTS)
+
+selftest:  ## the harness's own unit tests (no glibc needed; part of make check)
+	python3 -m unittest harness/test_*.py
 
 check: sysroot  ## quick gate: smoke, glibc's tests stock vs patched, our DejaGnu suite
 	$(H)/check.sh $(VARIANTS)
