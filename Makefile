@@ -28,7 +28,7 @@ smoke: sysroot  ## check each sysroot's compiler and loader wrappers
 	$(H)/smoke.sh $(VARIANTS)
 
 selftest:  ## the harness's own unit tests (no glibc needed; part of make check)
-	python3 -m unittest harness/test_*.py
+	python3 -m unittest harness/test_*.py bench/test_*.py
 
 check: sysroot  ## quick gate: smoke, glibc's tests stock vs patched, our DejaGnu suite
 	$(H)/check.sh $(VARIANTS)

@@ -14,6 +14,7 @@ syscall tracepoints) where perf works.  Results: BUILD/bench/BASE/results.json
 """
 
 import argparse
+import collections
 import datetime
 import json
 import os
@@ -33,10 +34,21 @@ PERF_SYSCALLS = ["syscalls:sys_enter_futex", "syscalls:sys_enter_mmap",
                  "syscalls:sys_enter_munmap", "syscalls:sys_enter_madvise",
                  "syscalls:sys_enter_mincore", "tlb:tlb_flush",
                  "irq_vectors:call_function_entry"]
+# The benchmarks of glibc's bench-pthread set that this series touches, and
+# those of the condvar group.
+GLIBC_BENCH = "thread_create pthread-locks pthread-mutex-lock pthread_once"
+CONDVAR_GLIBC_BENCH = "pthread-locks"
+# The groups that are not cases of bench/cases/.
+EXTERNAL = ("glibc", "stress-ng")
+Plan = collections.namedtuple("Plan", "cfgs glibc stress_ng named")
 
 
 def plan(mode):
-    """The configurations: (group, case, threads, param)."""
+    """What BENCH=MODE runs: default, quick, full, or groups and cases
+    separated by commas.  A Plan: cfgs, the configurations (group, case,
+    threads, param); glibc, the benchmarks of glibc's bench-pthread set to
+    run ("" for none); stress_ng, whether stress-ng --pthread runs; named,
+    the groups and cases MODE names ([] for default, quick and full)."""
     quick = mode == "quick"
     # Below and above the number of CPUs, and at it.
     creators = [1, 2, 8, 120] if quick else sorted(set(CREATORS + [os.cpu_count() or 1]))
@@ -59,25 +71,30 @@ def plan(mode):
     for n in ([2, 8] if quick else SYNC_N):
         for how in ("spin", "yield", "futex"):
             cfgs.append(("syncpoint", "syncpoint", n, how))
+    if mode in ("default", "quick"):
+        return Plan(cfgs, "" if quick else GLIBC_BENCH, True, [])
     # The exit-time release of stack memory (issue 6, patch 4): rate and RSS
     # with an empty thread body and one that uses 256 KiB of its stack.
     # Run on request (BENCH=stack-advise, or full), with VARIANTS naming the
     # variants to compare (e.g. "stock patched noadvise").
-    if mode == "full" or "stack-advise" in mode.split(","):
-        for n in [2, 40, 500]:
-            for param in ("touch=0", "touch=256", "frame=256"):
-                cfgs.append(("stack-advise", "create-join", n, param))
-    if mode not in ("default", "quick", "full"):
-        # One group or case, or several separated by commas.
-        names = mode.split(",")
-        unknown = [n for n in names if not any(n in (c[0], c[1]) for c in cfgs)
-                   and n not in ("glibc", "stress-ng")]
-        if unknown:
-            sys.exit("run.py: no benchmark named '%s' (groups: create-join, seed, "
-                     "condvar, syncpoint, stack-advise, glibc, stress-ng; cases: %s)"
-                     % (",".join(unknown), ", ".join(sorted(cases()))))
-        cfgs = [c for c in cfgs if c[0] in names or c[1] in names]
-    return cfgs
+    for n in [2, 40, 500]:
+        for param in ("touch=0", "touch=256", "frame=256"):
+            cfgs.append(("stack-advise", "create-join", n, param))
+    if mode == "full":
+        return Plan(cfgs, GLIBC_BENCH, True, [])
+    names = mode.split(",")
+    unknown = [n for n in names if n not in EXTERNAL
+               and not any(n in (c[0], c[1]) for c in cfgs)]
+    if unknown:
+        sys.exit("run.py: no benchmark named '%s' (groups: create-join, seed, "
+                 "condvar, syncpoint, stack-advise, glibc, stress-ng; cases: %s)"
+                 % (",".join(unknown), ", ".join(sorted(cases()))))
+    # A case names its runs outside stack-advise; the group, those in it.
+    cfgs = [c for c in cfgs if c[0] in names
+            or (c[1] in names and c[0] != "stack-advise")]
+    glibc = GLIBC_BENCH if "glibc" in names else \
+        CONDVAR_GLIBC_BENCH if "condvar" in names else ""
+    return Plan(cfgs, glibc, "stress-ng" in names, names)
 
 
 def cases():
@@ -248,7 +265,7 @@ def make_bundle(variants, builddir, outdir, base):
     if os.path.exists(outdir):
         shutil.rmtree(outdir)
     shutil.copytree(os.path.join(TOP, "bench"), os.path.join(outdir, "bench"),
-                    ignore=shutil.ignore_patterns("__pycache__"))
+                    ignore=shutil.ignore_patterns("__pycache__", "test_*.py"))
     build(variants, builddir, outdir)
     manifest = {"base": base, "variants": [], "sysroots": {}, "ldso": {}}
     for v in variants:
@@ -585,7 +602,7 @@ def model_plot(model, cores, outdir):
 
 
 def plots(rows, variants, outdir):
-    if not shutil.which("gnuplot"):
+    if not rows or not shutil.which("gnuplot"):
         return []
     made = []
     series = [(v, "create-join") for v in variants] + [(variants[0], "clone-floor")]
@@ -617,10 +634,6 @@ def plots(rows, variants, outdir):
         if r.returncode == 0:
             made.append(png)
     return made
-
-
-# The benchmarks of glibc's bench-pthread set that this series touches.
-GLIBC_BENCH = "thread_create pthread-locks pthread-mutex-lock pthread_once"
 
 
 def compare_glibc_bench(a_path, b_path, threshold):
@@ -735,14 +748,18 @@ def main():
     seconds = a.seconds or (0.3 if quick else 0.5)
     if reps < 1:
         sys.exit("run.py: --reps must be at least 1")
-    cfgs = plan(a.bench)
+    p = plan(a.bench)
+    cfgs = p.cfgs
+    if manifest and not cfgs:
+        # glibc's benchtests and stress-ng need the build trees.
+        sys.exit("run.py: BENCH=%s runs nothing from a bundle" % a.bench)
     os.makedirs(a.out, exist_ok=True)
     events, perf_note = perf_events()
     if manifest:
         bins = {(v, c): os.path.join(a.bundle, "bin", sysroot(v), c)
                 for v in a.variants for c in cases()}
     else:
-        bins = build(a.variants, a.build, a.out)
+        bins = build(a.variants, a.build, a.out) if cfgs else {}
     doc = {"base": a.base, "mode": a.bench, "reps": reps, "seconds": seconds,
            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "machine": machine(), "perf_events": events, "perf_note": perf_note,
@@ -787,15 +804,13 @@ def main():
                 "  ".join("%s %s" % (r["variant"], fmt(r.get("rate")) if "rate" in r
                                      else r.get("error")) for r in last)),
                 flush=True)
-    if manifest:
-        pass  # glibc's benchtests and stress-ng need the build trees.
-    elif a.bench in ("default", "full", "glibc", "condvar"):
-        # The condvar group: glibc's condvar and consumer/producer entries.
-        doc["glibc_bench_set"] = "pthread-locks" if a.bench == "condvar" else GLIBC_BENCH
+    # glibc's benchtests and stress-ng need the build trees: not in a bundle.
+    if p.glibc and not manifest:
+        doc["glibc_bench_set"] = p.glibc
         doc["glibc_benchtests"] = glibc_benchtests(
             a.variants, a.build, a.out, a.in_env.split() if a.in_env else [],
-            doc["glibc_bench_set"])
-    if not manifest and a.bench in ("default", "full", "stress-ng", "quick"):
+            p.glibc)
+    if p.stress_ng and not manifest:
         doc["stress_ng"] = stress_ng(a.variants, a.build, 2 if quick else 5)
     rows = derive(doc, a.variants, a.out)
     doc["summary"] = rows

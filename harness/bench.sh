@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # bench.sh VARIANT...: benchmarks of the sysroots of $BASE, side by side.
 # BENCH=default (under 15 minutes on 2 cores), quick (under 3 minutes), or
-# the name of one benchmark group or case.  Output in build/bench/$BASE/
-# (default), build/bench/$BASE-$BENCH/ (any other BENCH).
+# groups and cases separated by commas (bench/run.py's plan() says what each
+# runs).  Output in build/bench/$BASE/ (default), build/bench/$BASE-$BENCH/
+# (any other BENCH).
 . "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || set -- stock patched

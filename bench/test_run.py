@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Self-test of run.py: what each BENCH selects (plan), how repetitions
+become medians and ratios (summarize, compare_glibc_bench), and whole runs
+on fake sysroots (a compiler that writes a program printing a fixed
+result, a make that writes glibc's bench.out, a stress-ng that prints its
+metrics line), so that no glibc is needed."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import run  # noqa: E402
+
+RUN_PY = os.path.join(HERE, "run.py")
+
+
+def groups(cfgs):
+    return sorted({c[0] for c in cfgs})
+
+
+class PlanTest(unittest.TestCase):
+    def test_default(self):
+        p = run.plan("default")
+        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "seed", "syncpoint"])
+        self.assertEqual(p.glibc, run.GLIBC_BENCH)
+        self.assertTrue(p.stress_ng)
+        self.assertEqual(p.named, [])
+        creators = sorted(c[2] for c in p.cfgs if c[1] == "create-join")
+        self.assertEqual(creators, sorted(set(run.CREATORS + [os.cpu_count() or 1])))
+
+    def test_quick(self):
+        p = run.plan("quick")
+        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "seed", "syncpoint"])
+        self.assertEqual(sorted(c[2] for c in p.cfgs if c[1] == "create-join"),
+                         [1, 2, 8, 120])
+        self.assertEqual(p.glibc, "")
+        self.assertTrue(p.stress_ng)
+
+    def test_full_adds_stack_advise(self):
+        p = run.plan("full")
+        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "seed",
+                                          "stack-advise", "syncpoint"])
+        self.assertEqual(len([c for c in p.cfgs if c[0] == "stack-advise"]), 9)
+        self.assertEqual(p.glibc, run.GLIBC_BENCH)
+        self.assertTrue(p.stress_ng)
+
+    def test_glibc_alone(self):
+        p = run.plan("glibc")
+        self.assertEqual(p.cfgs, [])
+        self.assertEqual(p.glibc, run.GLIBC_BENCH)
+        self.assertFalse(p.stress_ng)
+
+    def test_stress_ng_alone(self):
+        p = run.plan("stress-ng")
+        self.assertEqual(p.cfgs, [])
+        self.assertEqual(p.glibc, "")
+        self.assertTrue(p.stress_ng)
+        self.assertEqual(p.named, ["stress-ng"])
+
+    def test_group_and_glibc(self):
+        p = run.plan("create-join,glibc")
+        self.assertEqual(groups(p.cfgs), ["create-join"])
+        self.assertEqual(sorted({c[1] for c in p.cfgs}), ["clone-floor", "create-join"])
+        self.assertEqual(p.glibc, run.GLIBC_BENCH)
+        self.assertFalse(p.stress_ng)
+
+    def test_condvar_runs_glibc_locks(self):
+        p = run.plan("condvar")
+        self.assertEqual(groups(p.cfgs), ["condvar"])
+        self.assertEqual(p.glibc, "pthread-locks")
+        self.assertEqual(run.plan("condvar,glibc").glibc, run.GLIBC_BENCH)
+
+    def test_case_and_stress_ng(self):
+        p = run.plan("clone-floor,stress-ng")
+        self.assertEqual(sorted({(c[0], c[1]) for c in p.cfgs}),
+                         [("create-join", "clone-floor")])
+        self.assertEqual(p.glibc, "")
+        self.assertTrue(p.stress_ng)
+
+    def test_stack_advise_only_when_named(self):
+        self.assertNotIn("stack-advise", groups(run.plan("create-join").cfgs))
+        p = run.plan("stack-advise")
+        self.assertEqual(groups(p.cfgs), ["stack-advise"])
+        self.assertEqual(sorted({c[3] for c in p.cfgs}),
+                         ["frame=256", "touch=0", "touch=256"])
+
+    def test_unknown_name_exits(self):
+        with self.assertRaises(SystemExit) as e:
+            run.plan("create-join,nosuch")
+        self.assertIn("no benchmark named 'nosuch'", str(e.exception))
+
+
+def result(variant, rep, rate, **kw):
+    r = {"group": "create-join", "case": "create-join", "threads": 4, "param": "",
+         "variant": variant, "rep": rep, "rate": rate, "ops": 1000,
+         "ops_total": 1000, "process_cpu_pct": 50.0, "machine_busy_pct": 60.0,
+         "rss_kib": 2048, "thread_ops_min": 1, "thread_ops_max": 2, "perf": {}}
+    r.update(kw)
+    return r
+
+
+class SummaryTest(unittest.TestCase):
+    def test_median(self):
+        self.assertEqual(run.median([3, 1, 2]), 2)
+        self.assertEqual(run.median([4, 1, 3, 2]), 2.5)
+        self.assertIsNone(run.median([]))
+
+    def test_medians_and_pairwise_ratios(self):
+        results = [
+            result("stock", 0, 100.0, process_cpu_pct=10.0, rss_kib=1024),
+            result("patched", 0, 150.0, process_cpu_pct=20.0),
+            result("stock", 1, 300.0, process_cpu_pct=30.0, rss_kib=3072),
+            result("patched", 1, 330.0, process_cpu_pct=40.0),
+            result("stock", 2, 200.0, process_cpu_pct=20.0, rss_kib=2048,
+                   perf={"context-switches": 500}),
+            result("patched", 2, 400.0, process_cpu_pct=30.0),
+            # A repetition that failed for patched: in no ratio.
+            result("stock", 3, 1000.0, process_cpu_pct=40.0, rss_kib=-1),
+            {k: v for k, v in result("patched", 3, 0).items() if k != "rate"}
+            | {"error": "exit 1: boom"},
+        ]
+        rows = run.summarize(results, ["stock", "patched"])
+        self.assertEqual(len(rows), 1)
+        st, pa = rows[0]["variants"]["stock"], rows[0]["variants"]["patched"]
+        self.assertEqual((st["median"], st["min"], st["max"], st["n"]),
+                         (250.0, 100.0, 1000.0, 4))
+        self.assertEqual((pa["median"], pa["min"], pa["max"], pa["n"]),
+                         (330.0, 150.0, 400.0, 3))
+        self.assertEqual(st["cpu_pct"], 25.0)
+        self.assertEqual(pa["cpu_pct"], 30.0)
+        self.assertEqual(st["rss_mib"], 2.0)  # rss_kib -1: not measured
+        self.assertEqual(st["busy_pct"], 60.0)
+        self.assertEqual(st["fairness"], 0.5)
+        self.assertEqual(st["ctxsw_per_op"], 0.5)  # only the run with perf
+        self.assertIsNone(pa["ctxsw_per_op"])
+        self.assertEqual(st["errors"], [])
+        self.assertEqual(pa["errors"], ["exit 1: boom"])
+        # Ratios per repetition: 1.5, 1.1, 2.0.
+        self.assertAlmostEqual(pa["ratio"], 1.5)
+        self.assertAlmostEqual(pa["ratio_min"], 1.1)
+        self.assertAlmostEqual(pa["ratio_max"], 2.0)
+        self.assertNotIn("ratio", st)
+
+    def test_rows_per_configuration_in_order(self):
+        results = [result(v, 0, 10.0 * n, threads=n) for n in (8, 1, 2)
+                   for v in ("stock", "patched")]
+        rows = run.summarize(results, ["stock", "patched"])
+        self.assertEqual([r["threads"] for r in rows], [1, 2, 8])
+        self.assertEqual([r["variants"]["stock"]["median"] for r in rows],
+                         [10.0, 20.0, 80.0])
+        self.assertEqual([r["variants"]["patched"]["ratio"] for r in rows],
+                         [1.0, 1.0, 1.0])
+
+    def test_no_successful_run(self):
+        results = [result("stock", 0, 100.0),
+                   {k: v for k, v in result("patched", 0, 0).items() if k != "rate"}
+                   | {"error": "timed out after 60s"}]
+        pa = run.summarize(results, ["stock", "patched"])[0]["variants"]["patched"]
+        self.assertEqual((pa["median"], pa["n"], pa["ratio"]), (None, 0, None))
+
+    def test_compare_glibc_bench(self):
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for name, means in (("a", (100.0, 50.0)), ("b", (110.0, 49.0))):
+                paths.append(os.path.join(d, name))
+                with open(paths[-1], "w") as f:
+                    json.dump({"functions": {
+                        "thread_create": {"": {"mean": means[0]}},
+                        "pthread_once": {"": {"mean": means[1]}}}}, f)
+            text = run.compare_glibc_bench(paths[0], paths[1], 5)
+        self.assertIn("1 of 2 flagged", text)
+        self.assertRegex(text, r"--- thread_create .* 100\.0 +110\.0 +\+10\.0%")
+        self.assertRegex(text, r"    pthread_once .* 50\.0 +49\.0 +-2\.0%")
+
+
+FAKE_CC = r"""#!/bin/sh
+# Writes, as the program -o names, one that prints a fixed result line.
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+cat > "$out" <<EOF
+#!/bin/sh
+echo '{"ops": 1000, "rate": %(rate)s, "thread_ops_min": 1, "thread_ops_max": 1, "process_cpu_pct": 50.0, "machine_busy_pct": 50.0, "rss_kib": 1024, "ops_total": 1000}'
+EOF
+chmod +x "$out"
+"""
+FAKE_RUN = """#!/bin/sh
+FAKE_VARIANT=%(variant)s exec "$@"
+"""
+# The PATH of a fake run: make (glibc's benchtests), stress-ng, and a perf
+# and gnuplot that do not work, so that runs are neither wrapped nor plotted.
+FAKE_TOOLS = {
+    "in-env": '#!/bin/sh\ncd "$1" && shift && exec "$@"\n',
+    "make": """#!/bin/sh
+if [ -e fail ]; then echo "make: *** [bench] Error 2" >&2; exit 2; fi
+mkdir -p benchtests
+echo '{"functions": {"thread_create": {"": {"mean": '"$(cat mean)"'}}}}' > benchtests/bench.out
+""",
+    "stress-ng": """#!/bin/sh
+if [ -e "$FAKE_DIR/stress-ng-fails-$FAKE_VARIANT" ]; then
+  echo "stress-ng: error: [1] pthread: fork failed" >&2; exit 2
+fi
+echo "stress-ng: metrc: [1] pthread  4000  2.00  1.0  1.0  2000.00  2000.00"
+""",
+    "perf": "#!/bin/sh\nexit 1\n",
+    "gnuplot": "#!/bin/sh\nexit 1\n",
+}
+
+
+class RunTest(unittest.TestCase):
+    """Whole runs of run.py on fake sysroots stock (rate 100, glibc mean
+    200) and patched (rate 150, glibc mean 100)."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+        tools = os.path.join(self.dir, "tools")
+        os.makedirs(tools)
+        for name, text in FAKE_TOOLS.items():
+            self.write(os.path.join(tools, name), text, 0o755)
+        for v, rate, mean in (("stock", 100, 200), ("patched", 150, 100)):
+            d = os.path.join(self.dir, "build", v)
+            self.write(os.path.join(d, "bin", "cc"), FAKE_CC % {"rate": rate}, 0o755)
+            self.write(os.path.join(d, "bin", "run"), FAKE_RUN % {"variant": v}, 0o755)
+            self.write(os.path.join(d, "root", "NPTL-SCALE"), "base: fake %s\n" % v)
+            self.write(os.path.join(d, "obj", "mean"), "%d\n" % mean)
+        self.env = dict(os.environ, FAKE_DIR=self.dir,
+                        PATH=tools + os.pathsep + os.environ["PATH"])
+        self.out = os.path.join(self.dir, "out")
+
+    def write(self, path, text, mode=0o644):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, mode)
+
+    def bench(self, mode):
+        r = subprocess.run(
+            [sys.executable, RUN_PY, "--base", "fake", "--build",
+             os.path.join(self.dir, "build"), "--out", self.out, "--bench", mode,
+             "--reps", "1", "--seconds", "0.01", "--in-env",
+             os.path.join(self.dir, "tools", "in-env"), "stock", "patched"],
+            env=self.env, capture_output=True, text=True, timeout=300)
+        with open(os.path.join(self.out, "results.json")) as f:
+            doc = json.load(f)
+        with open(os.path.join(self.out, "report.md")) as f:
+            report = f.read()
+        return r, doc, report
+
+    def test_glibc_alone(self):
+        r, doc, report = self.bench("glibc")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(doc["results"], [])
+        self.assertEqual(doc["glibc_bench_set"], run.GLIBC_BENCH)
+        self.assertRegex(doc["glibc_benchtests"],
+                         r"stock -> patched: .*\n\+\+\+ thread_create .* 200\.0 +100\.0 +-50\.0%")
+        self.assertIn("## glibc benchtests", report)
+        self.assertNotIn("stress_ng", doc)
+
+    def test_stress_ng_alone(self):
+        r, doc, report = self.bench("stress-ng")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(doc["results"], [])
+        self.assertEqual(doc["stress_ng"].splitlines(), [
+            "stock    bogo ops 4000 in 2.00 s real: 2000.00 bogo ops/s (real time)",
+            "patched  bogo ops 4000 in 2.00 s real: 2000.00 bogo ops/s (real time)"])
+        self.assertIn("## stress-ng --pthread under each sysroot", report)
+        self.assertNotIn("glibc_benchtests", doc)
+
+    def test_group_and_glibc(self):
+        r, doc, report = self.bench("create-join,glibc")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        cj = [row for row in doc["summary"] if row["case"] == "create-join"]
+        self.assertEqual([row["threads"] for row in cj],
+                         sorted(set(run.CREATORS + [os.cpu_count() or 1])))
+        self.assertEqual({row["variants"]["patched"]["ratio"] for row in cj}, {1.5})
+        self.assertEqual({row["group"] for row in doc["summary"]}, {"create-join"})
+        self.assertIn("thread_create", doc["glibc_benchtests"])
+        self.assertIn("## glibc benchtests", report)
+        self.assertIn("| create-join | - | 1 | 100 [100-100] |", report)
+
+
+if __name__ == "__main__":
+    unittest.main()
