@@ -403,6 +403,8 @@ def report(doc, rows, variants, path):
     for v in variants:
         out.append("- %s: %s" % (v, doc["sysroots"].get(v, "")))
     out.append("")
+    if doc.get("failed"):
+        out += ["**Failed:** %s (their output is below)." % "; ".join(doc["failed"]), ""]
     for group in ("create-join", "seed", "condvar", "syncpoint", "stack-advise"):
         grows = [r for r in rows if r["group"] == group]
         if not grows:
@@ -662,8 +664,9 @@ def compare_glibc_bench(a_path, b_path, threshold):
 
 
 def glibc_benchtests(variants, builddir, outdir, in_env, benches=GLIBC_BENCH):
-    """Run part of glibc's bench-pthread set in each build tree; compare."""
-    outs = {}
+    """Run part of glibc's bench-pthread set in each build tree; compare.
+    Returns the report's text and what failed, one line each."""
+    outs, texts, failed = {}, [], []
     for v in variants:
         obj = os.path.join(builddir, sysroot(v), "obj")
         print("==> glibc benchtests (%s) for %s" % (benches, v), flush=True)
@@ -671,28 +674,42 @@ def glibc_benchtests(variants, builddir, outdir, in_env, benches=GLIBC_BENCH):
                          "bench-pthread=" + benches, "bench"])
         f = os.path.join(obj, "benchtests", "bench.out")
         if r.returncode != 0 or not os.path.exists(f):
-            return "glibc benchtests failed for %s:\n%s" % (v, (r.stdout + r.stderr)[-2000:])
+            failed.append("glibc benchtests for %s: %s" % (
+                v, "exit %d" % r.returncode if r.returncode else "no bench.out"))
+            texts.append("glibc benchtests failed for %s:\n%s"
+                         % (v, (r.stdout + r.stderr)[-2000:]))
+            continue
         outs[v] = os.path.join(outdir, "glibc-bench-%s.json" % v)
         shutil.copy(f, outs[v])
-    return "\n\n".join("%s -> %s: %s" % (variants[0], v, compare_glibc_bench(
-        outs[variants[0]], outs[v], 5)) for v in variants[1:])
+    texts += ["%s -> %s: %s" % (variants[0], v, compare_glibc_bench(
+        outs[variants[0]], outs[v], 5)) for v in variants[1:]
+        if variants[0] in outs and v in outs]
+    return "\n\n".join(texts), failed
 
 
-def stress_ng(variants, builddir, seconds):
+def stress_ng(variants, builddir, seconds, required):
+    """Run stress-ng --pthread under each sysroot.  Returns the report's
+    text and what failed, one line each; stress-ng not installed is a
+    failure if REQUIRED."""
     exe = shutil.which("stress-ng")
     if not exe:
-        return "stress-ng not installed"
-    lines = []
+        return "stress-ng not installed", ["stress-ng: not installed"] if required else []
+    lines, failed = [], []
     for v in variants:
         run = os.path.join(builddir, sysroot(v), "bin", "run")
         r = sh(env_prefix(v) + [run, exe, "--pthread", str(4 * (os.cpu_count() or 1)),
                 "--timeout", str(seconds), "--metrics-brief"])
         m = re.search(r"pthread\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)",
                       r.stdout + r.stderr)
-        lines.append("%-8s %s" % (v, "bogo ops %s in %s s real: %s bogo ops/s (real time)"
-                                  % (m.group(1), m.group(2), m.group(5)) if m
-                                  else "no result (exit %d)" % r.returncode))
-    return "\n".join(lines)
+        if r.returncode != 0 or not m:
+            why = "exit %d%s" % (r.returncode, "" if m else ", no result")
+            failed.append("stress-ng for %s: %s" % (v, why))
+            tail = (r.stdout + r.stderr).strip().splitlines()[-1:]
+            lines.append("%-8s failed (%s)%s" % (v, why, ": " + tail[0] if tail else ""))
+        else:
+            lines.append("%-8s bogo ops %s in %s s real: %s bogo ops/s (real time)"
+                         % (v, m.group(1), m.group(2), m.group(5)))
+    return "\n".join(lines), failed
 
 
 def derive(doc, variants, outdir):
@@ -805,13 +822,19 @@ def main():
                                      else r.get("error")) for r in last)),
                 flush=True)
     # glibc's benchtests and stress-ng need the build trees: not in a bundle.
+    # Where BENCH does not name stress-ng, a machine without it skips it.
+    failed = []
     if p.glibc and not manifest:
         doc["glibc_bench_set"] = p.glibc
-        doc["glibc_benchtests"] = glibc_benchtests(
+        doc["glibc_benchtests"], f = glibc_benchtests(
             a.variants, a.build, a.out, a.in_env.split() if a.in_env else [],
             p.glibc)
+        failed += f
     if p.stress_ng and not manifest:
-        doc["stress_ng"] = stress_ng(a.variants, a.build, 2 if quick else 5)
+        doc["stress_ng"], f = stress_ng(a.variants, a.build, 2 if quick else 5,
+                                        "stress-ng" in p.named)
+        failed += f
+    doc["failed"] = failed
     rows = derive(doc, a.variants, a.out)
     doc["summary"] = rows
     with open(os.path.join(a.out, "results.json"), "w") as f:
@@ -819,18 +842,21 @@ def main():
     report(doc, rows, a.variants, os.path.join(a.out, "report.md"))
     print("==> %s" % os.path.join(a.out, "report.md"))
     # A failed run is shown in the report; a configuration without any
-    # successful run fails the benchmark.
-    failed = [r for r in doc["results"] + doc["syscall_profile"] if "error" in r]
-    for r in failed:
-        print("run.py: %s %s %s t=%d rep %d failed: %s" % (
-            r["variant"], r["case"], r["param"], r["threads"], r["rep"],
-            r["error"]), file=sys.stderr)
+    # successful run fails the benchmark, and so does a failure of glibc's
+    # benchtests or of stress-ng.
+    for r in doc["results"] + doc["syscall_profile"]:
+        if "error" in r:
+            print("run.py: %s %s %s t=%d rep %d failed: %s" % (
+                r["variant"], r["case"], r["param"], r["threads"], r["rep"],
+                r["error"]), file=sys.stderr)
     empty = [(row["case"], row["param"], row["threads"], v)
              for row in rows for v, st in row["variants"].items() if not st["n"]]
     if empty:
         print("run.py: no successful run for %s" % empty, file=sys.stderr)
-        return 1
-    return 0
+    for f in failed:
+        print("run.py: failed: %s (see %s)" % (f, os.path.join(a.out, "report.md")),
+              file=sys.stderr)
+    return 1 if empty or failed else 0
 
 
 if __name__ == "__main__":

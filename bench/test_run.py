@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -281,6 +282,40 @@ class RunTest(unittest.TestCase):
         self.assertIn("thread_create", doc["glibc_benchtests"])
         self.assertIn("## glibc benchtests", report)
         self.assertIn("| create-join | - | 1 | 100 [100-100] |", report)
+
+    def test_glibc_failure_fails_the_run(self):
+        self.write(os.path.join(self.dir, "build", "patched", "obj", "fail"), "")
+        r, doc, report = self.bench("create-join,glibc")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("run.py: failed: glibc benchtests for patched: exit 2", r.stderr)
+        self.assertEqual(doc["failed"], ["glibc benchtests for patched: exit 2"])
+        # What did run is in the report.
+        self.assertIn("| create-join | - | 1 | 100 [100-100] |", report)
+        self.assertIn("**Failed:** glibc benchtests for patched: exit 2", report)
+        self.assertIn("glibc benchtests failed for patched:\nmake: *** [bench] Error 2",
+                      doc["glibc_benchtests"])
+        self.assertNotIn("stock -> patched", doc["glibc_benchtests"])
+
+    def test_stress_ng_failure_fails_the_run(self):
+        self.write(os.path.join(self.dir, "stress-ng-fails-stock"), "")
+        r, doc, report = self.bench("stress-ng")
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("run.py: failed: stress-ng for stock: exit 2, no result", r.stderr)
+        self.assertEqual(doc["stress_ng"].splitlines(), [
+            "stock    failed (exit 2, no result): "
+            "stress-ng: error: [1] pthread: fork failed",
+            "patched  bogo ops 4000 in 2.00 s real: 2000.00 bogo ops/s (real time)"])
+        self.assertIn("**Failed:** stress-ng for stock: exit 2, no result", report)
+
+
+class StressNgTest(unittest.TestCase):
+    @mock.patch.object(run.shutil, "which", return_value=None)
+    def test_not_installed(self, _):
+        # Skipped where BENCH does not name it, a failure where it does.
+        self.assertEqual(run.stress_ng(["stock"], "/nonexistent", 1, False),
+                         ("stress-ng not installed", []))
+        self.assertEqual(run.stress_ng(["stock"], "/nonexistent", 1, True),
+                         ("stress-ng not installed", ["stress-ng: not installed"]))
 
 
 if __name__ == "__main__":
