@@ -3,11 +3,15 @@
 #   make sysroot && make bench     build stock and patched glibc, benchmark them
 #   make check                     test stock and patched, compare test by test
 #
-# Variables (see README.md): BASE GLIBC_SRC PATCHES ISOLATION JOBS VARIANTS
+# Variables (see README.md): BASE BUILD GLIBC_SRC PATCHES ISOLATION JOBS VARIANTS
 
 SHELL := /bin/bash
 BASE ?= 2.43
 VARIANTS ?= stock patched
+# Everything generated: harness/lib.sh's $BUILD, where empty means build/.
+ifeq ($(BUILD),)
+override BUILD := $(CURDIR)/build
+endif
 export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD
 # The user's two commands set up what they need themselves.
 export AUTO_INSTALL ?= 1
@@ -19,7 +23,7 @@ H := harness
 
 help:  ## list the targets
 	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
-	@echo "Variables: BASE=$(BASE) (2.43|2.36), GLIBC_SRC=, PATCHES=, ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
+	@echo "Variables: BASE=$(BASE) (2.43|2.36), BUILD=$(BUILD), GLIBC_SRC=, PATCHES=, ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
 
 sysroot:  ## build and install stock and patched glibc $(BASE) into build/$(BASE)/*/root
 	$(H)/build.sh $(VARIANTS)
@@ -49,12 +53,12 @@ docker-image:  ## make the build container image (debootstrap when no registry)
 	$(H)/docker-image.sh
 
 docker-stop:  ## stop the dockerd that the harness started (by its PID)
-	@p=build/docker/dockerd.pid; if [ -f $$p ] && kill -0 $$(cat $$p) 2>/dev/null; then \
-	  kill $$(cat $$p) && echo "stopped dockerd $$(cat $$p)"; rm -f $$p; \
+	@p="$(BUILD)/docker/dockerd.pid"; if [ -f "$$p" ] && kill -0 $$(cat "$$p") 2>/dev/null; then \
+	  kill $$(cat "$$p") && echo "stopped dockerd $$(cat "$$p")"; rm -f "$$p"; \
 	else echo "no dockerd started by the harness is running"; fi
 
-clean:  ## remove build/$(BASE) (sources and ccache stay cached)
-	rm -rf build/$(BASE)
+clean:  ## remove $(BUILD)/$(BASE) (sources and ccache stay cached)
+	rm -rf "$(BUILD)/$(BASE)"
 
-distclean:  ## remove build/ entirely
-	rm -rf build
+distclean:  ## remove $(BUILD) (default build/) entirely
+	rm -rf "$(BUILD)"

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Self-test of the Makefile's own recipes: the targets that act on the
+build directory act on $(BUILD).  They are only printed (make -n), never
+run; the one recipe run is the test's own echo."""
+import os
+import subprocess
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def dry_run(target, *args, env_build=None):
+    """The commands `make -n TARGET ARGS...` prints, one per line."""
+    return make("-n", target, *args, env_build=env_build)
+
+
+def make(*args, env_build=None):
+    """The output of `make ARGS...` in the top directory, one line each."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("BUILD", "BASE", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    if env_build is not None:
+        env["BUILD"] = env_build
+    r = subprocess.run(["make", "-C", TOP, "--no-print-directory"] + list(args),
+                       env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise AssertionError("make %s failed: %s" % (" ".join(args), r.stderr))
+    return r.stdout.splitlines()
+
+
+class MakefileTest(unittest.TestCase):
+    def test_clean_default(self):
+        self.assertEqual(dry_run("clean"),
+                         ['rm -rf "%s/build/2.43"' % TOP])
+
+    def test_clean_build_and_base(self):
+        self.assertEqual(dry_run("clean", "BUILD=/tmp/x", "BASE=2.36"),
+                         ['rm -rf "/tmp/x/2.36"'])
+
+    def test_clean_build_from_environment(self):
+        self.assertEqual(dry_run("clean", env_build="/tmp/y"),
+                         ['rm -rf "/tmp/y/2.43"'])
+
+    def test_empty_build_is_the_default(self):
+        self.assertEqual(dry_run("clean", "BUILD="),
+                         ['rm -rf "%s/build/2.43"' % TOP])
+
+    def test_distclean(self):
+        self.assertEqual(dry_run("distclean", "BUILD=/tmp/x"), ['rm -rf "/tmp/x"'])
+
+    def test_docker_stop(self):
+        out = "\n".join(dry_run("docker-stop", "BUILD=/tmp/x"))
+        self.assertIn('p="/tmp/x/docker/dockerd.pid";', out)
+        self.assertNotIn(" build/docker", out)
+
+    def test_build_exported_to_the_harness(self):
+        # What the scripts see: a recipe of our own, an echo, really run.
+        probe = ["--eval", 'print-build: ; @echo "BUILD=$$BUILD"']
+        self.assertEqual(make("print-build", *probe), ["BUILD=%s/build" % TOP])
+        self.assertEqual(make("print-build", "BUILD=/tmp/x", *probe), ["BUILD=/tmp/x"])
+
+if __name__ == "__main__":
+    unittest.main()
