@@ -52,7 +52,7 @@ static long
 stack_bytes (void)
 {
   FILE *f = fopen ("/proc/self/maps", "r");
-  TEST_VERIFY (f != NULL);
+  TEST_VERIFY_EXIT (f != NULL);
   long bytes = 0;
   unsigned long lo, hi, inode;
   char line[512], perms[8], path[256];
@@ -74,7 +74,7 @@ rss_kib (void)
 {
   FILE *f = fopen ("/proc/self/statm", "r");
   long size, rss;
-  TEST_VERIFY (f != NULL && fscanf (f, "%ld %ld", &size, &rss) == 2);
+  TEST_VERIFY_EXIT (f != NULL && fscanf (f, "%ld %ld", &size, &rss) == 2);
   fclose (f);
   return rss * (sysconf (_SC_PAGESIZE) / 1024);
 }
@@ -101,7 +101,7 @@ main (void)
   long ncpu = sysconf (_SC_NPROCESSORS_ONLN), bytes;
   int n = 8 * (ncpu > 0 ? ncpu : 1);
   double half = stress_seconds () / 2;
-  TEST_VERIFY (mallopt (M_ARENA_MAX, 1) == 1);
+  TEST_VERIFY_EXIT (mallopt (M_ARENA_MAX, 1) == 1);
 
   /* Warm up: fill the cache, then measure.  */
   storm (n, half);

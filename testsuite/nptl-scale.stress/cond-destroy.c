@@ -59,7 +59,7 @@ main (void)
     {
       struct cv *cv = calloc (1, sizeof *cv);
       pthread_t t[n];
-      TEST_VERIFY (cv != NULL);
+      TEST_VERIFY_EXIT (cv != NULL);
       XPT (pthread_mutex_init (&cv->m, &ma));
       XPT (pthread_cond_init (&cv->c, NULL));
       int cancel = rounds & 1;

@@ -62,7 +62,7 @@ main (void)
   int n = 2 * (ncpu > 0 ? ncpu : 1);
   sh = mmap (NULL, sizeof *sh, PROT_READ | PROT_WRITE,
              MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  TEST_VERIFY (sh != MAP_FAILED);
+  TEST_VERIFY_EXIT (sh != MAP_FAILED);
   pthread_mutexattr_t ma;
   pthread_condattr_t ca;
   XPT (pthread_mutexattr_init (&ma));
@@ -75,7 +75,7 @@ main (void)
   sh->end = 20000 * stress_seconds ();
 
   pid_t pid = fork ();
-  TEST_VERIFY (pid >= 0);
+  TEST_VERIFY_EXIT (pid >= 0);
   if (pid == 0)
     {
       side (1, n);

@@ -50,7 +50,7 @@ create_blocker (void *arg)
       size_t size = 256 * 1024;
       void *mem = mmap (NULL, size, PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-      TEST_VERIFY (mem != MAP_FAILED);
+      TEST_VERIFY_EXIT (mem != MAP_FAILED);
       XPT (pthread_attr_setstack (&attr, mem, size));
     }
   XPT (pthread_create (&t, &attr, blocker, NULL));
@@ -68,7 +68,7 @@ main (void)
   prctl (PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
 
   Dl_info info;
-  TEST_VERIFY (dladdr ((void *) gnu_get_libc_version, &info) != 0);
+  TEST_VERIFY_EXIT (dladdr ((void *) gnu_get_libc_version, &info) != 0);
   char libdir[4096];
   snprintf (libdir, sizeof libdir, "%s", info.dli_fname);
   dirname (libdir);
@@ -95,7 +95,7 @@ main (void)
             "-iex 'set libthread-db-search-path %s' -p %d "
             "-ex 'maint check libthread-db' 2>&1", gdb, libdir, (int) getpid ());
   FILE *p = popen (cmd, "r");
-  TEST_VERIFY (p != NULL);
+  TEST_VERIFY_EXIT (p != NULL);
   char line[4096];
   int threads = 0, used_ours = 0, denied = 0, passed = 0;
   while (fgets (line, sizeof line, p) != NULL)

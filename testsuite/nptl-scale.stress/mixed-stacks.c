@@ -61,7 +61,7 @@ creator (void *arg)
         {
           mem = mmap (NULL, r.size, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-          TEST_VERIFY (mem != MAP_FAILED);
+          TEST_VERIFY_EXIT (mem != MAP_FAILED);
           XPT (pthread_attr_setstack (&attr, mem, r.size));
         }
       else

@@ -88,7 +88,7 @@ forker (void *arg)
   while (now () < deadline)
     {
       pid_t pid = fork ();
-      TEST_VERIFY (pid >= 0);
+      TEST_VERIFY_EXIT (pid >= 0);
       if (pid == 0)
         {
           /* Only this thread exists now; all others' stacks must have been
@@ -171,13 +171,13 @@ main (void)
     check_fail (__FILE__, __LINE__, "dlopen: %s", dlerror ());
   mod_get = (int (*) (void)) dlsym (h, "storm_mod_get");
   mod_dirty = (void (*) (void)) dlsym (h, "storm_mod_dirty");
-  TEST_VERIFY (mod_get != NULL && mod_dirty != NULL);
+  TEST_VERIFY_EXIT (mod_get != NULL && mod_dirty != NULL);
   void *ns_h = dlmopen (LM_ID_NEWLM, ns_path, RTLD_NOW);
   if (ns_h == NULL)
     check_fail (__FILE__, __LINE__, "dlmopen: %s", dlerror ());
   ns_mod_get = (int (*) (void)) dlsym (ns_h, "storm_ns_mod_get");
   ns_mod_dirty = (void (*) (void)) dlsym (ns_h, "storm_ns_mod_dirty");
-  TEST_VERIFY (ns_mod_get != NULL && ns_mod_dirty != NULL);
+  TEST_VERIFY_EXIT (ns_mod_get != NULL && ns_mod_dirty != NULL);
   atomic_store (&loaded, 1);
   check_module_tls ();
   pthread_barrier_wait (&old_barrier);
