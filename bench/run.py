@@ -8,7 +8,7 @@ variant's compiler wrapper and run under that variant's glibc.  For each
 configuration the variants run interleaved, repetition by repetition
 (stock, patched, stock, patched, ...), so that a drift of the machine hits
 all of them alike; the patched/stock ratio is computed pair by pair and its
-median reported.  Each run is wrapped in `perf stat` (software events and
+median reported, with a bootstrap confidence interval.  Each run is wrapped in `perf stat` (software events and
 syscall tracepoints) where perf works.  Results: BUILD/bench/BASE/results.json
 (every sample, the machine), report.md, and PNG plots.
 """
@@ -19,6 +19,7 @@ import datetime
 import json
 import os
 import platform
+import random
 import re
 import shutil
 import statistics
@@ -311,6 +312,30 @@ def median(xs):
     return statistics.median(xs) if xs else None
 
 
+# The interval of a ratio: a percentile bootstrap of the median of the
+# per-repetition ratios, with a fixed seed so that a report is the same
+# when rendered again.
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 13
+BOOTSTRAP_LEVEL = 0.95
+
+
+def bootstrap(xs, resamples=BOOTSTRAP_RESAMPLES, level=BOOTSTRAP_LEVEL,
+              seed=BOOTSTRAP_SEED):
+    """The LEVEL percentile-bootstrap interval (lo, hi) of the median of
+    XS: XS resampled with replacement RESAMPLES times, the median of each
+    resample, the (1 - LEVEL) / 2 and (1 + LEVEL) / 2 quantiles of those
+    medians (nearest rank).  None for fewer than 2 values."""
+    if len(xs) < 2:
+        return None
+    rng = random.Random(seed)
+    meds = sorted(statistics.median(rng.choices(xs, k=len(xs)))
+                  for _ in range(resamples))
+    tail = (1 - level) / 2
+    return (meds[round(tail * (resamples - 1))],
+            meds[round((1 - tail) * (resamples - 1))])
+
+
 def summarize(results, variants):
     """Per configuration: median rate per variant and the pairwise ratios."""
     rows = []
@@ -357,9 +382,11 @@ def summarize(results, variants):
                      and "rate" in r]
                 if a and b and a[0]["rate"] > 0:
                     ratios.append(b[0]["rate"] / a[0]["rate"])
-            row["variants"][v]["ratio"] = median(ratios)
-            row["variants"][v]["ratio_min"] = min(ratios, default=None)
-            row["variants"][v]["ratio_max"] = max(ratios, default=None)
+            ci = bootstrap(ratios)
+            row["variants"][v].update({
+                "ratio": median(ratios), "ratio_n": len(ratios),
+                "ratio_ci": list(ci) if ci else None,
+                "ratio_noise": ci[0] <= 1 <= ci[1] if ci else None})
         rows.append(row)
     return rows
 
@@ -370,6 +397,16 @@ def fmt(x, digits=0):
     if abs(x) >= 1000:
         return "{:,.0f}".format(x)
     return ("{:.%df}" % digits).format(x)
+
+
+def ratio_cell(s):
+    """A variant's ratio to the first variant, its interval, and whether
+    that is within noise (no interval: fewer than 2 paired repetitions)."""
+    ci = s.get("ratio_ci")
+    if not ci:
+        return fmt(s.get("ratio"), 3)
+    return "%s [%s, %s]%s" % (fmt(s["ratio"], 3), fmt(ci[0], 3), fmt(ci[1], 3),
+                              " within noise" if s["ratio_noise"] else "")
 
 
 TITLES = {
@@ -391,9 +428,16 @@ def report(doc, rows, variants, path):
            "- Date: %s; mode: %s; %d repetitions per configuration, variants interleaved; "
            "%.1f s measured per run after %.1f s warm-up" % (
                doc["date"], doc["mode"], doc["reps"], doc["seconds"], 0.2),
-           "- Rates are medians over the repetitions (min-max in brackets); "
-           "ratio = median of the per-repetition %s/%s ratios." % (
-               "/".join(variants[1:]) or "-", variants[0]),
+           "- Rates are medians over the repetitions (min-max in brackets).  "
+           "Ratio = the median of the per-repetition %s/%s rate ratios "
+           "(each repetition runs the variants back to back), and in "
+           "brackets its %d%% confidence interval: a percentile bootstrap of "
+           "that median (%d resamples of the ratios, seed %d); **within "
+           "noise** where the interval contains 1.0.  With 5 repetitions or "
+           "fewer the interval is about the range of the ratios; more "
+           "repetitions (BENCH_REPS) narrow it." % (
+               "/".join(variants[1:]) or "-", variants[0],
+               round(100 * BOOTSTRAP_LEVEL), BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED),
            "- CPU %% = the process's CPU time (getrusage) / (wall time x %s cores); "
            "busy %% = the whole machine's non-idle share (/proc/stat) over the same "
            "period, which also counts kernel work done outside the process's "
@@ -432,9 +476,7 @@ def report(doc, rows, variants, path):
                 cells.append(fmt(s["cpu_pct"], 1))
                 cells.append(fmt(s["busy_pct"], 1))
                 if v != variants[0]:
-                    cells.append("%s [%s-%s]" % (fmt(s.get("ratio"), 3),
-                                                 fmt(s.get("ratio_min"), 2),
-                                                 fmt(s.get("ratio_max"), 2)))
+                    cells.append(ratio_cell(s))
             for v in variants:
                 cells.append(fmt(r["variants"][v]["ctxsw_per_op"], 2))
             if group == "stack-advise":
