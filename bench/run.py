@@ -10,7 +10,8 @@ configuration the variants run interleaved, repetition by repetition
 all of them alike; the patched/stock ratio is computed pair by pair and its
 median reported, with a bootstrap confidence interval.  Each run is wrapped in `perf stat` (software events and
 syscall tracepoints) where perf works.  Results: BUILD/bench/BASE/results.json
-(every sample, the machine), report.md, and PNG plots.
+(every sample, the machine), report.md, PNG plots, and benchout-VARIANT.json
+(glibc's benchtests format, for its compare_bench.py).
 """
 
 import argparse
@@ -438,6 +439,15 @@ def report(doc, rows, variants, path):
            "repetitions (BENCH_REPS) narrow it." % (
                "/".join(variants[1:]) or "-", variants[0],
                round(100 * BOOTSTRAP_LEVEL), BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED),
+           "- Medians, not the means of glibc's compare_bench.py, which "
+           "compares one run's mean (and min) time per call with another's "
+           "against a fixed threshold (10%% by default): our repetitions are "
+           "few and run on a shared machine, where one disturbed repetition "
+           "moves a mean but not a median, and pairing the interleaved "
+           "repetitions cancels the machine's drift; the interval, not a "
+           "fixed threshold, says what is noise.  The same runs in glibc's "
+           "benchtests format, for compare_bench.py: %s." % (
+               ", ".join(doc.get("benchout", [])) or "none (no run)"),
            "- CPU %% = the process's CPU time (getrusage) / (wall time x %s cores); "
            "busy %% = the whole machine's non-idle share (/proc/stat) over the same "
            "period, which also counts kernel work done outside the process's "
@@ -516,7 +526,7 @@ def report(doc, rows, variants, path):
         out.append("")
     for extra in ("glibc_benchtests", "stress_ng"):
         if doc.get(extra):
-            out += ["## " + {"glibc_benchtests": "glibc benchtests (bench-pthread: %s), compared as compare_bench.py does" % doc.get("glibc_bench_set", GLIBC_BENCH),
+            out += ["## " + {"glibc_benchtests": "glibc benchtests (bench-pthread: %s), compared as compare_bench.py --stats mean --threshold 5 does" % doc.get("glibc_bench_set", GLIBC_BENCH),
                              "stress_ng": "stress-ng --pthread under each sysroot"}[extra],
                     "", "```", doc[extra].rstrip(), "```", ""]
     if doc.get("plots"):
@@ -680,10 +690,56 @@ def plots(rows, variants, outdir):
     return made
 
 
+def benchout(results, variants):
+    """Our runs in the format of glibc's benchtests, one document per
+    variant (benchtests/scripts/benchout.schema.json, copied in
+    bench/benchout.schema.json), so that glibc's compare_bench.py compares
+    two variants: a function per case (its name with _ for what the
+    schema's pattern does not allow: create_join), a function variant per
+    thread count and parameter (threads=40,direct_idle1000), times in
+    wall-clock ns per operation of the whole process (1e9 / rate; lower is
+    faster), one timing per repetition.  Configurations without a
+    successful run of every variant are left out, as compare_bench.py
+    expects the same functions and variants in both files; the group is
+    not part of the name, as no two groups run the same case, threads and
+    parameter."""
+    docs = {v: {"timing_type": "ns_per_op", "functions": {}} for v in variants}
+    for case, n, param in sorted({(r["case"], r["threads"], r["param"])
+                                  for r in results}):
+        func = re.sub(r"[^_a-zA-Z0-9]", "_", case)
+        var = ",".join(["threads=%d" % n] + (
+            [re.sub(r"[^_a-zA-Z0-9,=.-]", "_", param)] if param else []))
+        ok = {v: [r for r in results if r.get("rate") and r["variant"] == v
+                  and (r["case"], r["threads"], r["param"]) == (case, n, param)]
+              for v in variants}
+        if not all(ok.values()):
+            continue
+        for v, runs in ok.items():
+            times = [1e9 / r["rate"] for r in runs]
+            duration = sum(r["ops"] * t for r, t in zip(runs, times))
+            iterations = sum(r["ops"] for r in runs)
+            docs[v]["functions"].setdefault(func, {})[var] = {
+                "duration": duration, "iterations": iterations,
+                "mean": duration / iterations if iterations else statistics.mean(times),
+                "min": min(times), "max": max(times), "timings": times}
+    return {v: d for v, d in docs.items() if d["functions"]}
+
+
+def write_benchout(results, variants, outdir):
+    """Write benchout-VARIANT.json into OUTDIR; returns their names."""
+    names = []
+    for v, d in benchout(results, variants).items():
+        names.append("benchout-%s.json" % v)
+        with open(os.path.join(outdir, names[-1]), "w") as f:
+            json.dump(d, f, indent=1)
+    return names
+
+
 def compare_glibc_bench(a_path, b_path, threshold):
-    """compare_bench.py's comparison (per function and variant, the mean
-    time, a difference over THRESHOLD percent flagged), without its
-    plotting dependencies."""
+    """compare_bench.py's comparison with --stats mean (per function and
+    variant, the mean time, a difference over THRESHOLD percent flagged;
+    its defaults are min and mean, 10%), without its plotting and schema
+    dependencies."""
     with open(a_path) as f:
         a = json.load(f)["functions"]
     with open(b_path) as f:
@@ -755,9 +811,11 @@ def stress_ng(variants, builddir, seconds, required):
 
 
 def derive(doc, variants, outdir):
-    """The summary rows of DOC's results; sets DOC's lock model and plots."""
+    """The summary rows of DOC's results; sets DOC's lock model and plots,
+    and writes the runs in glibc's benchtests format (DOC's benchout)."""
     rows = summarize(doc["results"], variants)
     doc["lock_model"] = lock_model(rows, variants)
+    doc["benchout"] = write_benchout(doc["results"], variants, outdir)
     doc["plots"] = plots(rows, variants, outdir) + model_plot(
         doc["lock_model"], doc["machine"].get("cores"), outdir)
     return rows

@@ -4,6 +4,7 @@ become medians and ratios (summarize, compare_glibc_bench), and whole runs
 on fake sysroots (a compiler that writes a program printing a fixed
 result, a make that writes glibc's bench.out, a stress-ng that prints its
 metrics line), so that no glibc is needed."""
+import importlib.util
 import json
 import os
 import shutil
@@ -225,6 +226,66 @@ class BootstrapTest(unittest.TestCase):
                                          "ratio_noise": None}), "1.500")
 
 
+SCHEMA = os.path.join(HERE, "benchout.schema.json")
+
+
+class BenchoutTest(unittest.TestCase):
+    """Our runs in glibc's benchtests format (benchout.schema.json)."""
+
+    def results(self):
+        return [result("stock", 0, 100.0, ops=50), result("patched", 0, 200.0),
+                result("stock", 1, 50.0, ops=50), result("patched", 1, 250.0),
+                result("stock", 0, 10.0, case="cond-pc", group="condvar",
+                       param="1:1:signal"),
+                result("patched", 0, 20.0, case="cond-pc", group="condvar",
+                       param="1:1:signal"),
+                result("stock", 0, 10.0, case="seed-work", group="seed",
+                       param="direct+idle1000"),
+                # Patched failed: left out of both files.
+                {k: v for k, v in result("patched", 0, 0, case="seed-work", group="seed",
+                                         param="direct+idle1000").items()
+                 if k != "rate"} | {"error": "exit 1"}]
+
+    def test_layout(self):
+        docs = run.benchout(self.results(), ["stock", "patched"])
+        self.assertEqual(sorted(docs), ["patched", "stock"])
+        st = docs["stock"]
+        self.assertEqual(st["timing_type"], "ns_per_op")
+        self.assertEqual(sorted(st["functions"]), ["cond_pc", "create_join"])
+        self.assertEqual(list(st["functions"]["cond_pc"]), ["threads=4,1_1_signal"])
+        cj = st["functions"]["create_join"]["threads=4"]
+        # 50 ops at 100/s and 50 ops at 50/s: 1.5 s for 100 ops.
+        self.assertEqual(cj["timings"], [1e7, 2e7])
+        self.assertEqual((cj["iterations"], cj["duration"]), (100, 1.5e9))
+        self.assertEqual((cj["mean"], cj["min"], cj["max"]), (1.5e7, 1e7, 2e7))
+        self.assertEqual(sorted(docs["patched"]["functions"]), ["cond_pc", "create_join"])
+
+    @unittest.skipUnless(importlib.util.find_spec("jsonschema"), "needs jsonschema")
+    def test_valid_against_glibcs_schema(self):
+        import jsonschema
+        with open(SCHEMA) as f:
+            schema = json.load(f)
+        for doc in run.benchout(self.results(), ["stock", "patched"]).values():
+            jsonschema.validate(doc, schema)
+
+    def test_names_fit_the_schema(self):
+        # Every configuration of the full plan has a name of its own that
+        # the schema's patterns allow.
+        with open(SCHEMA) as f:
+            fn = json.load(f)["properties"]["functions"]["patternProperties"]
+        (fpat, fschema), = fn.items()
+        (vpat, _), = fschema["patternProperties"].items()
+        cfgs = run.plan("full").cfgs
+        results = [result(v, 0, 1.0, group=g, case=c, threads=n, param=p)
+                   for g, c, n, p in cfgs for v in ("stock", "patched")]
+        doc = run.benchout(results, ["stock", "patched"])["stock"]
+        names = [(f, var) for f, vs in doc["functions"].items() for var in vs]
+        self.assertEqual(len(names), len(cfgs))
+        for f, var in names:
+            self.assertRegex(f, fpat)
+            self.assertRegex(var, vpat)
+
+
 FAKE_CC = r"""#!/bin/sh
 # Writes, as the program -o names, one that prints a fixed result line.
 while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
@@ -331,6 +392,12 @@ class RunTest(unittest.TestCase):
         # One repetition: a ratio without an interval.
         self.assertRegex(report, r"\| create-join \| - \| 1 \| 100 \[100-100\] \|"
                          r" 50\.0 \| 50\.0 \| 150 \[150-150\] \| 50\.0 \| 50\.0 \| 1\.500 \|")
+        # The same runs in glibc's format, named in the report.
+        self.assertEqual(doc["benchout"], ["benchout-stock.json", "benchout-patched.json"])
+        self.assertIn("compare_bench.py: benchout-stock.json, benchout-patched.json", report)
+        with open(os.path.join(self.out, "benchout-patched.json")) as f:
+            pa = json.load(f)
+        self.assertEqual(pa["functions"]["create_join"]["threads=1"]["timings"], [1e9 / 150])
 
     def test_glibc_failure_fails_the_run(self):
         self.write(os.path.join(self.dir, "build", "patched", "obj", "fail"), "")
