@@ -129,6 +129,7 @@ runtest_in () {
   rm -rf "$dir"; mkdir -p "$dir"
   (cd "$dir" && runtest --tool nptl-scale --srcdir "$TOP/testsuite" \
      --outdir "$dir" CC="$vdir/bin/cc" GDB="$(command -v gdb)" \
+     STOCK_CC="$(variant_dir stock)/bin/cc" \
      STRESS_SECONDS="${STRESS_SECONDS:-2}" ${3:+"stress.exp=$3"} \
      > "$dir/runtest.out" 2>&1 < /dev/null)
   grep -E '^(PASS|FAIL|UNSUPPORTED|UNRESOLVED|XFAIL|XPASS|UNTESTED|ERROR): ' \

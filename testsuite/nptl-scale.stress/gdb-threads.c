@@ -8,7 +8,11 @@
    that the cache is not empty.  Each thread is created by a thread of
    its own, so that with glibc.pthread.rseq=0 (the /norseq run, where the
    shard follows the creator's TID) the threads are spread over many
-   shards.  UNSUPPORTED without gdb or ptrace.  */
+   shards.  With THREAD_DB_DIR set, gdb uses the libthread_db in that
+   directory instead (the /stock-process run: the libthread_db of the
+   glibc under test with a process that runs stock, as after a package
+   update while the process runs on).  UNSUPPORTED without gdb or
+   ptrace.  */
 #include "../lib/check.h"
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
@@ -72,6 +76,9 @@ main (void)
   char libdir[4096];
   snprintf (libdir, sizeof libdir, "%s", info.dli_fname);
   dirname (libdir);
+  const char *dbdir = getenv ("THREAD_DB_DIR");
+  if (dbdir != NULL && dbdir[0] != '\0')
+    snprintf (libdir, sizeof libdir, "%s", dbdir);
 
   for (int i = 0; i < 32; i++)
     {
