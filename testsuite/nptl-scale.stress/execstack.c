@@ -15,15 +15,14 @@
    UNSUPPORTED where dlopen refuses such a module (glibc 2.41 and later,
    unless glibc.rtld.execstack allows it).  */
 
-#include "../lib/check.h"
+#include "../lib/churn.h"
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <unistd.h>
 
-static double deadline;
 static int (*mod_call) (int);
 static atomic_int loaded;
-static atomic_long creates, calls;
+static atomic_long calls;
 
 static void *
 worker (void *arg)
@@ -34,26 +33,6 @@ worker (void *arg)
       atomic_fetch_add (&calls, 1);
     }
   return arg;
-}
-
-static void *
-creator (void *arg)
-{
-  long i = (long) arg;
-  pthread_attr_t attr;
-  XPT (pthread_attr_init (&attr));
-  XPT (pthread_attr_setstacksize (&attr, 256 * 1024));
-  while (now () < deadline)
-    {
-      pthread_t t;
-      void *ret;
-      size_t size = (i++ % 4 == 0) ? 256 * 1024 : 0;
-      XPT (pthread_create (&t, size ? &attr : NULL, worker, (void *) i));
-      XPT (pthread_join (t, &ret));
-      TEST_VERIFY (ret == (void *) i);
-      atomic_fetch_add (&creates, 1);
-    }
-  return NULL;
 }
 
 int
@@ -69,9 +48,8 @@ main (void)
     UNSUPPORTED ("MODDIR not set");
   snprintf (path, sizeof path, "%s/execstack-mod.so", moddir);
 
-  deadline = now () + duration;
-  for (long i = 0; i < ncreators; i++)
-    XPT (pthread_create (&creators[i], NULL, creator, (void *) (i * 1000)));
+  double deadline = now () + duration;
+  churn_start (creators, ncreators, worker, deadline);
 
   /* Load the module while the threads come and go.  */
   struct timespec third = { (time_t) (duration / 3),
@@ -82,8 +60,7 @@ main (void)
   if (h == NULL)
     {
       /* Let the creators finish before leaving.  */
-      for (int i = 0; i < ncreators; i++)
-        XPT (pthread_join (creators[i], NULL));
+      churn_join (creators, ncreators);
       UNSUPPORTED ("dlopen of a module that needs an executable stack: %s",
                    dlerror ());
     }
@@ -92,10 +69,9 @@ main (void)
   atomic_store (&loaded, 1);
   TEST_COMPARE (mod_call (41), 42);
 
-  for (int i = 0; i < ncreators; i++)
-    XPT (pthread_join (creators[i], NULL));
+  long creates = churn_join (creators, ncreators);
   printf ("%d creators: %ld create+join, %ld calls on new stacks\n",
-          ncreators, atomic_load (&creates), atomic_load (&calls));
+          ncreators, creates, atomic_load (&calls));
   TEST_VERIFY (atomic_load (&calls) > 0);
   return 0;
 }

@@ -23,7 +23,7 @@
    deterministically); on stock this test hangs some of the time and is
    killed.  */
 
-#include "../lib/check.h"
+#include "../lib/churn.h"
 #include <dlfcn.h>
 #include <stdatomic.h>
 #include <sys/wait.h>
@@ -35,7 +35,7 @@ static void (*mod_dirty) (void);
 static int (*ns_mod_get) (void);
 static void (*ns_mod_dirty) (void);
 static atomic_int loaded;
-static atomic_long creates, forks, setxids, tls_checks;
+static atomic_long forks, setxids, tls_checks;
 
 /* The module's TLS as this thread sees it, if the module is loaded.  */
 static void
@@ -58,28 +58,6 @@ worker (void *arg)
 {
   check_module_tls ();
   return arg;
-}
-
-static void *
-creator (void *arg)
-{
-  long i = (long) arg;
-  pthread_attr_t attr;
-  XPT (pthread_attr_init (&attr));
-  XPT (pthread_attr_setstacksize (&attr, 256 * 1024));
-  while (now () < deadline)
-    {
-      /* Mostly the default size; some other sizes so that the cache holds
-         several.  */
-      pthread_t t;
-      void *ret;
-      size_t size = (i++ % 4 == 0) ? 256 * 1024 : 0;
-      XPT (pthread_create (&t, size ? &attr : NULL, worker, (void *) i));
-      XPT (pthread_join (t, &ret));
-      TEST_VERIFY (ret == (void *) i);
-      atomic_fetch_add (&creates, 1);
-    }
-  return NULL;
 }
 
 static void *
@@ -157,8 +135,7 @@ main (void)
   for (int i = 0; i < NOLD; i++)
     XPT (pthread_create (&old[i], NULL, old_thread, NULL));
   pthread_barrier_wait (&old_barrier);
-  for (long i = 0; i < ncreators; i++)
-    XPT (pthread_create (&creators[i], NULL, creator, (void *) (i * 1000)));
+  churn_start (creators, ncreators, worker, deadline);
   XPT (pthread_create (&f, NULL, forker, NULL));
   XPT (pthread_create (&s, NULL, setxider, NULL));
 
@@ -184,15 +161,14 @@ main (void)
 
   for (int i = 0; i < NOLD; i++)
     XPT (pthread_join (old[i], NULL));
-  for (int i = 0; i < ncreators; i++)
-    XPT (pthread_join (creators[i], NULL));
+  long creates = churn_join (creators, ncreators);
   XPT (pthread_join (f, NULL));
   XPT (pthread_join (s, NULL));
   printf ("%d creators: %ld create+join, %ld forks, %ld set*id, "
-          "%ld TLS checks\n", ncreators, atomic_load (&creates),
+          "%ld TLS checks\n", ncreators, creates,
           atomic_load (&forks), atomic_load (&setxids),
           atomic_load (&tls_checks));
-  TEST_VERIFY (atomic_load (&creates) > 0);
+  TEST_VERIFY (creates > 0);
   TEST_VERIFY (atomic_load (&forks) > 0);
   TEST_VERIFY (atomic_load (&setxids) > 0);
   TEST_VERIFY (atomic_load (&tls_checks) > NOLD);
