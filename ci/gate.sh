@@ -1,24 +1,23 @@
 #!/usr/bin/env bash
-# The CI gate: installs what a fresh Debian machine lacks, then runs the
-# README's test command, `make check` (BASE=2.43, Docker isolation).
+# The CI gate: sets up what the machine lacks, then runs the README's test
+# command, `make check` (BASE=2.43, Docker isolation).
 # .ci/run calls this; ci/github-actions.yml and ci/gitlab-ci.yml show how to
 # run the same gate in a user's own CI.
-set -euo pipefail
+#
+# Tools are found by what they do (harness/tools.sh): only a missing one is
+# installed, with the package name of this distribution (Debian, Ubuntu),
+# and only as root (AUTO_INSTALL=0 never installs).  perf, stress-ng and
+# gnuplot are optional: a missing one is a note.  A Docker engine that
+# already answers is used as it is; dockerd is started only where none does.
+set -eo pipefail
 cd "$(dirname "$0")/.."
 t0=$(date +%s)
-
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  need=
-  for p in make git rsync python3 xz-utils dejagnu gdb docker.io debootstrap \
-           gnuplot-nox stress-ng linux-perf; do
-    dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"
-  done
-  if [ -n "$need" ]; then
-    echo "==> installing:$need"
-    apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $need >/dev/null
-  fi
-fi
+export AUTO_INSTALL=${AUTO_INSTALL-1}
+# shellcheck source=../harness/lib.sh
+. harness/lib.sh
+note "gate on $(distro) ($(. "${OS_RELEASE:-/etc/os-release}" 2>/dev/null; echo "${PRETTY_NAME:-unknown}"))"
+ensure_tools make git rsync tar python3 xz runtest gdb
+ensure_tools -o perf stress-ng gnuplot
 
 export ISOLATION=${ISOLATION:-docker}
 # Stop the dockerd that the harness started, if it did, when the gate ends.

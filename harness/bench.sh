@@ -15,14 +15,9 @@ for v in "$@"; do
   [ -x "$(variant_dir "${v%%@*}")/bin/cc" ] \
     || die "no sysroot for ${v%%@*} of glibc $BASE; run 'make sysroot BASE=$BASE VARIANTS=${v%%@*}'"
 done
-command -v perf >/dev/null || note "perf not found: runs are not wrapped in perf stat (Debian package linux-perf)"
-for tool in stress-ng:stress-ng gnuplot:gnuplot-nox; do
-  command -v "${tool%%:*}" >/dev/null && continue
-  if [ -n "$AUTO_INSTALL" ] && [ "$(id -u)" = 0 ]; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${tool#*:}" >/dev/null 2>&1
-  fi
-  command -v "${tool%%:*}" >/dev/null || note "${tool%%:*} not found (Debian package ${tool#*:}): that part is skipped"
-done
+# Without perf the runs are not wrapped in perf stat; without stress-ng or
+# gnuplot that part is skipped.
+ensure_tools -o perf stress-ng gnuplot
 if [ -n "$BUNDLE" ]; then
   # make bench-bundle: the binaries, the sysroots' run-time files and the
   # runner, for a machine without a compiler (see bench/run.py).

@@ -208,7 +208,7 @@ set -- "${sysroots[@]}"
 for v in "$@"; do check_variant "$v"; done
 check_disk "$BUILD"
 # The source trees are prepared on the host, whatever ISOLATION is.
-require_tools rsync:rsync git:git tar:tar
+ensure_tools rsync git tar
 "$TOP/harness/fetch-source.sh" || exit 1
 resolve_isolation
 for v in "$@"; do build_variant "$v"; done

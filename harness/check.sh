@@ -177,10 +177,7 @@ abi_tests () {
   fi
 }
 
-command -v runtest >/dev/null || {
-  [ -n "$AUTO_INSTALL" ] && [ "$(id -u)" = 0 ] \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y -q dejagnu >/dev/null 2>&1
-} || die "runtest not found: install the Debian package dejagnu"
+ensure_tools runtest
 
 : > "$out/times"
 rc=0

@@ -9,48 +9,41 @@
 ISOLATION=${ISOLATION:-auto}
 IMAGE_NAME=nptl-scale/build
 
-# Build dependencies: command, then the Debian package that provides it.
-BUILD_DEPS="gcc:gcc g++:g++ make:make gawk:gawk bison:bison python3:python3
-msgfmt:gettext makeinfo:texinfo ccache:ccache xz:xz-utils perl:perl"
-
-# require_tools COMMAND:PACKAGE...: install (as root, with AUTO_INSTALL)
-# or name the Debian packages of the commands that are missing.
-require_tools () {
-  local d missing=
-  for d in "$@"; do
-    command -v "${d%%:*}" >/dev/null || missing="$missing ${d#*:}"
-  done
-  [ -z "$missing" ] && return 0
-  if [ -n "$AUTO_INSTALL" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    note "installing:$missing"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $missing >/dev/null \
-      || die "apt-get install$missing failed"
-  else
-    die "missing tools; install the Debian packages:$missing"
-  fi
-}
+# Build dependencies: tools of harness/tools.sh's table.
+BUILD_DEPS="gcc g++ make gawk bison python3 msgfmt makeinfo ccache xz perl"
 
 # shellcheck disable=SC2086
-check_host_deps () { require_tools $BUILD_DEPS; }
+check_host_deps () { ensure_tools $BUILD_DEPS; }
 
-# Start dockerd if it is installed but not running.  Its PID is kept in
-# $BUILD/docker/dockerd.pid so that `make docker-stop` stops exactly it.
+# Use the Docker engine that answers (`docker info`), whoever started it;
+# only where none does, start dockerd (installing docker.io first where no
+# Docker is installed at all: it conflicts with docker-ce).  The PID of a
+# dockerd started here is kept in $BUILD/docker/dockerd.pid so that `make
+# docker-stop` stops exactly it, and nothing else.
 docker_up () {
-  docker info >/dev/null 2>&1 && return 0
-  if ! command -v dockerd >/dev/null; then
-    [ -n "$AUTO_INSTALL" ] && [ "$(id -u)" = 0 ] || return 1
-    note "installing docker.io"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q docker.io >/dev/null 2>&1 || return 1
-    docker info >/dev/null 2>&1 && return 0
+  if have_tool docker; then
+    [ -n "$NPTL_SCALE_DOCKER_NOTED" ] \
+      || note "Docker: using the engine that already answers (docker info); not starting dockerd"
+    export NPTL_SCALE_DOCKER_NOTED=1
+    return 0
+  fi
+  if ! have_tool dockerd; then
+    if command -v docker >/dev/null; then
+      note "a docker client is installed but no dockerd and no engine answers; not installing docker.io over it"
+      return 1
+    fi
+    ensure_tools -o dockerd
+    have_tool docker && return 0
+    have_tool dockerd || return 1
   fi
   [ "$(id -u)" = 0 ] || return 1
   mkdir -p "$BUILD/docker"
-  note "starting dockerd (log: $BUILD/docker/dockerd.log)"
+  note "Docker: no engine answers; starting dockerd (log: $BUILD/docker/dockerd.log)"
   setsid dockerd > "$BUILD/docker/dockerd.log" 2>&1 < /dev/null &
   echo $! > "$BUILD/docker/dockerd.pid"
   local i
   for i in $(seq 60); do
-    docker info >/dev/null 2>&1 && return 0
+    have_tool docker && return 0
     kill -0 "$(cat "$BUILD/docker/dockerd.pid")" 2>/dev/null || return 1
     sleep 1
   done
@@ -61,7 +54,7 @@ resolve_isolation () {
   case $ISOLATION in
     none) ;;
     docker)
-      docker_up || die "ISOLATION=docker but no Docker engine can be used (see $BUILD/docker/dockerd.log); install docker.io or use ISOLATION=none"
+      docker_up || die "ISOLATION=docker but no Docker engine can be used (see $BUILD/docker/dockerd.log); install Docker ($(tool_hint dockerd)) or use ISOLATION=none"
       ;;
     auto)
       if docker_up; then ISOLATION=docker; else ISOLATION=none; note "Docker unusable here; building on the host (ISOLATION=none)"; fi

@@ -45,6 +45,8 @@ from_debian () {
   local suite=$1 apt mirror ver sha deb want
   apt=$BUILD/apt/$suite
   command -v apt-get >/dev/null || die "apt-get not found: fetching glibc-source needs a Debian-like host (or give GLIBC_SRC=/path)"
+  # Debian's archive key, to check the suite's Release file (on Ubuntu too).
+  ensure_tools debian-keyring
   mirror=$(debian_mirror) || exit 1
   mkdir -p "$apt/etc/sources.list.d" "$apt/etc/preferences.d" \
            "$apt/state/lists/partial" "$apt/cache/archives/partial" "$CACHE/debs"

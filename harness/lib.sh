@@ -20,6 +20,7 @@ CACHE=${NPTL_SCALE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/nptl-scale}
 
 die () { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
 note () { printf '==> %s\n' "$*" >&2; }
+. "$TOP/harness/tools.sh"
 
 # Debian suite that ships the glibc-source package of each supported base.
 suite_for_base () {
@@ -37,7 +38,7 @@ check_base () {
 }
 
 # The Debian archive this machine already uses, read from its apt sources
-# (DEBIAN_MIRROR overrides).  Nothing here changes those sources.
+# (DEBIAN_MIRROR overrides); deb.debian.org on another distribution.  Nothing here changes those sources.
 debian_mirror () {
   if [ -n "$DEBIAN_MIRROR" ]; then echo "$DEBIAN_MIRROR"; return; fi
   local m
@@ -47,6 +48,8 @@ debian_mirror () {
   [ -n "$m" ] || m=$(grep -h '^deb ' /etc/apt/sources.list 2>/dev/null \
       | awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^(https?|file):/) { print $i; exit } }' \
       | grep -v security | head -n1)
+  # Not a Debian machine (Ubuntu): Debian's own redirector.
+  [ -n "$m" ] || [ "$(distro)" = debian ] || m=http://deb.debian.org/debian
   [ -n "$m" ] || die "no Debian mirror found in /etc/apt sources; set DEBIAN_MIRROR=URL"
   echo "${m%/}"
 }

@@ -9,7 +9,7 @@
 [ $# -ge 1 ] || die "usage: profile.sh VARIANT [THREADS [SECONDS [CASE [PARAM]]]]"
 v=$1 n=${2:-500} secs=${3:-5} case=${4:-create-join} param=${5:-}
 check_base
-command -v perf >/dev/null || die "perf not found (Debian package linux-perf)"
+ensure_tools perf
 cc=$(variant_dir "$v")/bin/cc
 [ -x "$cc" ] || die "no sysroot for $v of glibc $BASE; run 'make sysroot VARIANTS=$v'"
 [ -f "$TOP/bench/cases/$case.c" ] || die "no benchmark case $case (bench/cases/)"

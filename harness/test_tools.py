@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Self-test of harness/tools.sh (tools found by capability, installed by
+this distribution's package names), of docker_up reusing an engine that
+answers, and of docker-image.sh's choice between the registry and the
+debootstrap paths.  Nothing is installed: apt-get is a fake that records
+what it is asked for (APT_GET), the distribution a fake os-release
+(OS_RELEASE), and a missing tool a PATH without it."""
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KVER = os.uname().release
+
+OS_RELEASE = {
+    "debian": 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\n',
+    "ubuntu": 'PRETTY_NAME="Ubuntu 24.04 LTS"\nID=ubuntu\nID_LIKE=debian\n',
+    "mint": 'ID=linuxmint\nID_LIKE="ubuntu debian"\n',
+    "fedora": 'ID=fedora\n',
+}
+
+
+def docker_answers():
+    return shutil.which("docker") and subprocess.run(
+        ["docker", "info"], capture_output=True).returncode == 0
+
+
+class ToolsTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nptl-scale-tools.")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def write(self, name, text, mode=0o644):
+        path = os.path.join(self.tmp, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, mode)
+        return path
+
+    def os_release(self, name):
+        return self.write("os-release." + name, OS_RELEASE[name])
+
+    def path_without(self, *tools):
+        """A PATH with every command of this one except TOOLS."""
+        d = os.path.join(self.tmp, "bin-without-" + "-".join(tools))
+        if os.path.isdir(d):
+            return d
+        os.makedirs(d)
+        for p in os.environ["PATH"].split(os.pathsep):
+            if not os.path.isdir(p):
+                continue
+            for n in os.listdir(p):
+                if n in tools or os.path.lexists(os.path.join(d, n)):
+                    continue
+                f = os.path.join(p, n)
+                if os.path.isfile(f) and os.access(f, os.X_OK):
+                    os.symlink(f, os.path.join(d, n))
+        return d
+
+    def fake_apt(self, provides=""):
+        """An apt-get that logs its arguments; `install` puts the commands
+        PROVIDES (space-separated) into the fake bin directory."""
+        log = os.path.join(self.tmp, "apt.log")
+        bindir = os.path.join(self.tmp, "installed")
+        os.makedirs(bindir, exist_ok=True)
+        script = self.write("apt-get", """#!/bin/sh
+echo "$*" >> %s
+[ "$1" = install ] || exit 0
+for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
+""" % (log, provides, bindir, bindir), 0o755)
+        return script, log, bindir
+
+    def sh(self, script, os_release="debian", path=None, **env):
+        e = {k: v for k, v in os.environ.items()
+             if k not in ("BASE", "GLIBC_SRC", "AUTO_INSTALL", "APT_GET", "MAKEFLAGS")}
+        e.update(OS_RELEASE=self.os_release(os_release), BUILD=self.tmp + "/build",
+                 NPTL_SCALE_CACHE=self.tmp + "/cache")
+        if path:
+            e["PATH"] = path
+        e.update(env)
+        return subprocess.run(["bash", "-c", ". %s/harness/lib.sh; %s" % (TOP, script)],
+                              env=e, capture_output=True, text=True)
+
+    def lines(self, path):
+        with open(path) as f:
+            return f.read().splitlines()
+
+    # The table, per distribution.
+    def test_names_on_debian(self):
+        r = self.sh("distro; for t in perf runtest xz gnuplot docker; do tool_packages $t; done")
+        self.assertEqual(r.stdout.split("\n")[:-1],
+                         ["debian", "linux-perf", "dejagnu", "xz-utils", "gnuplot-nox", "docker.io"])
+
+    def test_names_on_ubuntu(self):
+        r = self.sh("distro; for t in perf runtest xz gnuplot; do tool_packages $t; done", "ubuntu")
+        self.assertEqual(r.stdout.split("\n")[:-1],
+                         ["ubuntu", "linux-tools-common linux-tools-" + KVER, "dejagnu",
+                          "xz-utils", "gnuplot-nox"])
+
+    def test_ubuntu_derivative_by_id_like(self):
+        r = self.sh("distro; tool_packages perf", "mint")
+        self.assertEqual(r.stdout.split("\n")[0], "ubuntu")
+
+    def test_other_system_names_the_tool(self):
+        r = self.sh("ensure_tools runtest", "fedora", path=self.path_without("runtest"),
+                    AUTO_INSTALL="1")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("missing tools: runtest (fedora)", r.stderr)
+
+    def test_every_table_row_has_four_fields(self):
+        r = self.sh('printf "%s\\n" "$NPTL_SCALE_TOOLS" | awk "NF && NF != 4"')
+        self.assertEqual((r.returncode, r.stdout), (0, ""))
+
+    def test_unknown_tool_is_an_error(self):
+        r = self.sh("have_tool no-such-tool")
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("no tool 'no-such-tool'", r.stderr)
+
+    # perf missing: not on PATH, or Ubuntu's wrapper without linux-tools-<kver>.
+    def test_perf_not_on_path_is_a_note(self):
+        r = self.sh("ensure_tools -o perf; echo rc=$?", "ubuntu",
+                    path=self.path_without("perf"), AUTO_INSTALL="")
+        self.assertIn("rc=0", r.stdout)
+        self.assertIn("optional tools missing: perf (package linux-tools-common, linux-tools-%s on ubuntu)"
+                      % KVER, r.stderr)
+
+    def test_perf_wrapper_that_fails_counts_as_missing(self):
+        fake = os.path.join(self.tmp, "wrapper")
+        self.write("wrapper/perf", "#!/bin/sh\necho 'WARNING: perf not found for kernel' >&2\nexit 2\n",
+                   0o755)
+        r = self.sh("have_tool perf && echo have || echo missing", "ubuntu",
+                    path=fake + os.pathsep + os.environ["PATH"])
+        self.assertEqual(r.stdout, "missing\n")
+
+    @unittest.skipUnless(os.geteuid() == 0, "installs only as root")
+    def test_install_by_ubuntu_names_optional_failure_is_a_note(self):
+        apt, log, _ = self.fake_apt()
+        r = self.sh("ensure_tools -o perf stress-ng; echo rc=$?", "ubuntu",
+                    path=self.path_without("perf", "stress-ng"), AUTO_INSTALL="1", APT_GET=apt)
+        self.assertIn("rc=0", r.stdout)
+        # Updated once, then one install per optional tool.
+        self.assertEqual(self.lines(log), ["update -q", "install -y -q linux-tools-common linux-tools-" + KVER,
+                                           "install -y -q stress-ng"])
+        self.assertIn("optional tools missing: perf", r.stderr)
+
+    @unittest.skipUnless(os.geteuid() == 0, "installs only as root")
+    def test_install_only_what_is_missing(self):
+        apt, log, bindir = self.fake_apt(provides="runtest")
+        r = self.sh("ensure_tools make git runtest; echo rc=$?", "ubuntu",
+                    path=self.path_without("runtest") + os.pathsep + bindir,
+                    AUTO_INSTALL="1", APT_GET=apt)
+        self.assertIn("rc=0", r.stdout, r.stderr)
+        self.assertEqual(self.lines(log), ["update -q", "install -y -q dejagnu"])
+
+    @unittest.skipUnless(os.geteuid() == 0, "installs only as root")
+    def test_required_tool_apt_cannot_provide(self):
+        apt, log, _ = self.fake_apt()
+        r = self.sh("ensure_tools runtest", "ubuntu", path=self.path_without("runtest"),
+                    AUTO_INSTALL="1", APT_GET=apt)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("apt-get did not provide: runtest (package dejagnu on ubuntu)", r.stderr)
+
+    def test_no_install_without_auto_install(self):
+        apt, log, _ = self.fake_apt()
+        for auto in ("", "0"):
+            r = self.sh("ensure_tools runtest", "debian", path=self.path_without("runtest"),
+                        AUTO_INSTALL=auto, APT_GET=apt)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("missing tools: runtest (package dejagnu on debian)", r.stderr)
+        self.assertFalse(os.path.exists(log))
+
+    @unittest.skipUnless(docker_answers(), "needs a Docker engine that answers")
+    def test_ubuntu_in_a_container(self):
+        """A container of the local bookworm image with Ubuntu's os-release:
+        its dpkg knows none of Ubuntu's names, the helper asks apt for them."""
+        images = subprocess.run(["docker", "images", "--format", "{{.Repository}}:{{.Tag}}",
+                                 "nptl-scale/*"], capture_output=True, text=True).stdout.split()
+        if not images:
+            self.skipTest("no local nptl-scale image")
+        image = "nptl-scale/bookworm-base:latest" if "nptl-scale/bookworm-base:latest" in images \
+            else images[0]
+        apt, log, _ = self.fake_apt()
+        osr = self.os_release("ubuntu")
+        r = subprocess.run(
+            ["docker", "run", "--rm", "--network", "none", "-v", "%s:%s:ro" % (TOP, TOP),
+             "-v", "%s:%s" % (self.tmp, self.tmp), "-v", "%s:/etc/os-release:ro" % osr,
+             "-e", "AUTO_INSTALL=1", "-e", "APT_GET=" + apt, "-e", "BUILD=%s/build" % self.tmp,
+             "-w", TOP, image, "bash", "-c",
+             ". harness/lib.sh; dpkg -s linux-tools-common >/dev/null 2>&1 && echo dpkg-knows; "
+             "distro; ensure_tools -o perf stress-ng gnuplot; echo rc=$?"],
+            capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.stdout.split(), ["ubuntu", "rc=0"], r.stderr)
+        installs = [l for l in self.lines(log) if l.startswith("install")]
+        self.assertIn("install -y -q linux-tools-common linux-tools-" + KVER, installs)
+        self.assertIn("install -y -q gnuplot-nox", installs)
+
+    def test_gate_on_ubuntu_without_optional_tools(self):
+        """ci/gate.sh up to `make check` (a fake make that logs): perf and
+        stress-ng missing on Ubuntu are notes, not failures."""
+        fake = self.write("fake-make/make", '#!/bin/sh\necho "make $*" >> %s/make.log\n' % self.tmp,
+                          0o755)
+        e = {k: v for k, v in os.environ.items()
+             if k not in ("BASE", "GLIBC_SRC", "ISOLATION", "MAKEFLAGS", "MAKELEVEL")}
+        e.update(OS_RELEASE=self.os_release("ubuntu"), AUTO_INSTALL="0",
+                 PATH=os.path.dirname(fake) + os.pathsep + self.path_without("perf", "stress-ng"))
+        r = subprocess.run(["bash", TOP + "/ci/gate.sh"], env=e, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("gate on ubuntu (Ubuntu 24.04 LTS)", r.stderr)
+        self.assertIn("optional tools missing: perf (package linux-tools-common, linux-tools-%s on "
+                      "ubuntu), stress-ng (package stress-ng on ubuntu)" % KVER, r.stderr)
+        self.assertEqual(self.lines(self.tmp + "/make.log"), ["make check", "make -s docker-stop"])
+
+    # Docker: an engine that answers is used as it is.
+    @unittest.skipUnless(docker_answers(), "needs a Docker engine that answers")
+    def test_docker_up_reuses_the_running_engine(self):
+        r = self.sh(". %s/harness/env.sh; docker_up; echo rc=$?" % TOP)
+        self.assertIn("rc=0", r.stdout)
+        self.assertIn("using the engine that already answers", r.stderr)
+        self.assertNotIn("no engine answers; starting dockerd", r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "build/docker/dockerd.pid")))
+
+
+if __name__ == "__main__":
+    unittest.main()
