@@ -223,5 +223,63 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "build/docker/dockerd.pid")))
 
 
+class BaseImageTest(unittest.TestCase):
+    """docker-image.sh --decide with a fake docker: FAKE_HAVE says whether
+    debian:bookworm is here, FAKE_PULL whether a registry gives it."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="nptl-scale-image.")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        os.makedirs(self.tmp + "/bin")
+        with open(self.tmp + "/bin/docker", "w") as f:
+            f.write("""#!/bin/sh
+echo "$*" >> %s/docker.log
+case "$1 $2" in
+  "image inspect") [ "$FAKE_HAVE" = 1 ] ;;
+  pull*) [ "$FAKE_PULL" = 1 ] ;;
+  *) exit 1 ;;
+esac
+""" % self.tmp)
+        os.chmod(self.tmp + "/bin/docker", 0o755)
+
+    def decide(self, have, pull, override=None):
+        e = {k: v for k, v in os.environ.items() if k not in ("BASE", "GLIBC_SRC", "BASE_IMAGE_FROM")}
+        e.update(PATH=self.tmp + "/bin" + os.pathsep + os.environ["PATH"],
+                 BUILD=self.tmp + "/build", FAKE_HAVE=have, FAKE_PULL=pull)
+        if override is not None:
+            e["BASE_IMAGE_FROM"] = override
+        r = subprocess.run([TOP + "/harness/docker-image.sh", "--decide"], env=e,
+                           capture_output=True, text=True)
+        return r.returncode, r.stdout.strip(), r.stderr
+
+    def pulled(self):
+        try:
+            with open(self.tmp + "/docker.log") as f:
+                return any(l.startswith("pull") for l in f)
+        except FileNotFoundError:
+            return False
+
+    def test_image_already_here(self):
+        self.assertEqual(self.decide("1", "0")[:2], (0, "registry"))
+        self.assertFalse(self.pulled())
+
+    def test_registry_reachable(self):
+        self.assertEqual(self.decide("0", "1")[:2], (0, "registry"))
+        self.assertTrue(self.pulled())
+
+    def test_no_registry(self):
+        self.assertEqual(self.decide("0", "0")[:2], (0, "debootstrap"))
+
+    def test_override(self):
+        self.assertEqual(self.decide("1", "1", "debootstrap")[:2], (0, "debootstrap"))
+        self.assertEqual(self.decide("0", "0", "registry")[:2], (0, "registry"))
+        self.assertFalse(self.pulled())
+
+    def test_bad_override(self):
+        rc, _, err = self.decide("1", "1", "ftp")
+        self.assertNotEqual(rc, 0)
+        self.assertIn("BASE_IMAGE_FROM=ftp", err)
+
+
 if __name__ == "__main__":
     unittest.main()
