@@ -22,10 +22,14 @@ H := harness
         selftest clean distclean
 
 help:  ## list the targets
-	@awk -F':.*## ' '/^[a-z-]+:.*## / { printf "  %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
-	@echo "Variables: BASE=$(BASE) (2.43|2.36), BUILD=$(BUILD), GLIBC_SRC=, PATCHES=, ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
+	@BASE='$(BASE)' BUILD='$(BUILD)' VARIANTS='$(VARIANTS)' awk -F':.*## ' \
+	  '/^[a-z-]+:.*## / { t = $$2; \
+	    while (match(t, /\$$\([A-Z_]+\)/)) \
+	      t = substr(t, 1, RSTART - 1) ENVIRON[substr(t, RSTART + 2, RLENGTH - 3)] substr(t, RSTART + RLENGTH); \
+	    printf "  %-14s %s\n", $$1, t }' $(MAKEFILE_LIST)
+	@echo "Variables: BASE=$(BASE) (2.43|2.36), BUILD=$(BUILD), GLIBC_SRC=$(GLIBC_SRC), PATCHES=$(PATCHES), ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
 
-sysroot:  ## build and install stock and patched glibc $(BASE) into build/$(BASE)/*/root
+sysroot:  ## build and install stock and patched glibc into $(BUILD)/$(BASE)/*/root (BASE=$(BASE))
 	$(H)/build.sh $(VARIANTS)
 
 smoke: sysroot  ## check each sysroot's compiler and loader wrappers
@@ -49,7 +53,7 @@ bench: sysroot  ## benchmarks, stock vs patched, report in build/bench/ (BENCH=q
 bench-bundle: sysroot  ## a tarball that runs the benchmarks with ./run on any x86_64 Linux with python3
 	BUNDLE=1 $(H)/bench.sh $(VARIANTS)
 
-docker-image:  ## make the build container image (debootstrap when no registry)
+docker-image:  ## make the build container image (FROM debian:bookworm, or debootstrap without a registry)
 	$(H)/docker-image.sh
 
 docker-stop:  ## stop the dockerd that the harness started (by its PID)

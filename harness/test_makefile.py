@@ -17,7 +17,7 @@ def dry_run(target, *args, env_build=None):
 def make(*args, env_build=None):
     """The output of `make ARGS...` in the top directory, one line each."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("BUILD", "BASE", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+           if k not in ("BUILD", "BASE", "GLIBC_SRC", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     if env_build is not None:
         env["BUILD"] = env_build
     r = subprocess.run(["make", "-C", TOP, "--no-print-directory"] + list(args),
@@ -57,6 +57,16 @@ class MakefileTest(unittest.TestCase):
         probe = ["--eval", 'print-build: ; @echo "BUILD=$$BUILD"']
         self.assertEqual(make("print-build", *probe), ["BUILD=%s/build" % TOP])
         self.assertEqual(make("print-build", "BUILD=/tmp/x", *probe), ["BUILD=/tmp/x"])
+
+    # make help: the targets' comments with the make variables' values.
+    def test_help_expands_variables(self):
+        out = make("help", "BUILD=/tmp/x")
+        self.assertFalse([l for l in out if "$(" in l], out)
+        self.assertIn("  sysroot        build and install stock and patched glibc into "
+                      "/tmp/x/2.43/*/root (BASE=2.43)", out)
+        self.assertIn("  clean          remove /tmp/x/2.43 (sources and ccache stay cached)", out)
+        self.assertIn("  distclean      remove /tmp/x (default build/) entirely", out)
+
 
 if __name__ == "__main__":
     unittest.main()
