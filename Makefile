@@ -6,7 +6,12 @@
 # Variables (see README.md): BASE BUILD GLIBC_SRC PATCHES ISOLATION JOBS VARIANTS
 
 SHELL := /bin/bash
+# A tree given by GLIBC_SRC is BASE=local unless BASE names it (lib.sh).
+ifeq ($(GLIBC_SRC),)
 BASE ?= 2.43
+else
+BASE ?= local
+endif
 VARIANTS ?= stock patched
 # Everything generated: harness/lib.sh's $BUILD, where empty means build/.
 ifeq ($(BUILD),)
@@ -27,7 +32,7 @@ help:  ## list the targets
 	    while (match(t, /\$$\([A-Z_]+\)/)) \
 	      t = substr(t, 1, RSTART - 1) ENVIRON[substr(t, RSTART + 2, RLENGTH - 3)] substr(t, RSTART + RLENGTH); \
 	    printf "  %-14s %s\n", $$1, t }' $(MAKEFILE_LIST)
-	@echo "Variables: BASE=$(BASE) (2.43|2.36), BUILD=$(BUILD), GLIBC_SRC=$(GLIBC_SRC), PATCHES=$(PATCHES), ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
+	@echo "Variables: BASE=$(BASE) (2.43|2.36|local), BUILD=$(BUILD), GLIBC_SRC=$(GLIBC_SRC), PATCHES=$(PATCHES), ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
 
 sysroot:  ## build and install stock and patched glibc into $(BUILD)/$(BASE)/*/root (BASE=$(BASE))
 	$(H)/build.sh $(VARIANTS)

@@ -13,7 +13,7 @@ check_base
 # GLIBC_TUNABLES set, e.g. patched@cond_legacy=1).
 for v in "$@"; do
   [ -x "$(variant_dir "${v%%@*}")/bin/cc" ] \
-    || die "no sysroot for ${v%%@*} of glibc $BASE; run 'make sysroot BASE=$BASE VARIANTS=${v%%@*}'"
+    || die "no sysroot for ${v%%@*} of glibc $(glibc_label); run 'make sysroot BASE=$BASE VARIANTS=${v%%@*}'"
 done
 # Without perf the runs are not wrapped in perf stat; without stress-ng or
 # gnuplot that part is skipped.
@@ -22,7 +22,7 @@ if [ -n "$BUNDLE" ]; then
   # make bench-bundle: the binaries, the sysroots' run-time files and the
   # runner, for a machine without a compiler (see bench/run.py).
   out=$BUILD/bench-bundle/nptl-scale-bench-$BASE
-  python3 "$TOP/bench/run.py" --base "$BASE" --build "$BUILD/$BASE" --out "$out" \
+  python3 "$TOP/bench/run.py" --base "$(glibc_label)" --build "$BUILD/$BASE" --out "$out" \
     --make-bundle "$@" || exit 1
   tar -C "$(dirname "$out")" -czf "$out.tar.gz" "$(basename "$out")" || exit 1
   size=$(stat -c %s "$out.tar.gz")
@@ -32,6 +32,6 @@ if [ -n "$BUNDLE" ]; then
 fi
 out=$BUILD/bench/$BASE
 [ "${BENCH:-default}" = default ] || out=$out-$BENCH
-exec python3 "$TOP/bench/run.py" --base "$BASE" --build "$BUILD/$BASE" \
+exec python3 "$TOP/bench/run.py" --base "$(glibc_label)" --build "$BUILD/$BASE" \
   --out "$out" --bench "${BENCH:-default}" \
   ${BENCH_REPS:+--reps "$BENCH_REPS"} --in-env "$TOP/harness/in-env.sh" "$@"

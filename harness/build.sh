@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# build.sh VARIANT...: build glibc $BASE for each VARIANT and install it into
+# build.sh VARIANT...: build glibc $BASE (or GLIBC_SRC) for each VARIANT and install it into
 # its own sysroot.
 #
 #   stock    the source as shipped
@@ -70,7 +70,7 @@ prepare_src () {
     if ! err=$(cd "$new" && GIT_CEILING_DIRECTORIES=$vdir git apply --whitespace=nowarn "$p" 2>&1); then
       file=$(printf '%s\n' "$err" | sed -n 's/^error: \(.*\): \(patch does not apply\|No such file or directory\|already exists in working directory\|does not exist in index\)$/\1/p' | head -n1)
       rm -rf "$new"
-      die "patch ${p##*/} does not apply to glibc $BASE${file:+ (file $file)}: $(printf '%s' "$err" | head -n1)"
+      die "patch ${p##*/} does not apply to glibc $LABEL${file:+ (file $file)}: $(printf '%s' "$err" | head -n1)"
     fi
   done < <(series_patches "$v")
   if [ -d "$vdir/src" ]; then
@@ -101,11 +101,11 @@ build_variant () {
   cfgkey=$(echo "$srckey $(configure_args "$v") $ISOLATION" | sha256sum | cut -c1-16)
   if [ -f "$vdir/stamp.installed" ] && [ "$(cat "$vdir/stamp.installed")" = "$cfgkey" ] \
      && [ -x "$vdir/bin/cc" ]; then
-    note "glibc $BASE $v: up to date"
+    note "glibc $LABEL $v: up to date"
     return 0
   fi
   local t0; t0=$(date +%s)
-  note "glibc $BASE $v: preparing source"
+  note "glibc $LABEL $v: preparing source"
   timed prepare_src prepare_src "$v" "$srckey" || exit 1
 
   # One configuration for every variant: anything that differs here (even
@@ -114,7 +114,7 @@ build_variant () {
   local cfg
   cfg="$(configure_args "$v" | tr '\n' ' ') --with-pkgversion=nptl-scale CC=ccache\ gcc CXX=ccache\ g++"
   if ! [ -f "$vdir/obj/config.status" ] || [ "$(cat "$vdir/stamp.configure" 2>/dev/null)" != "$cfg" ]; then
-    note "glibc $BASE $v: configure"
+    note "glibc $LABEL $v: configure"
     rm -rf "$vdir/obj"; mkdir -p "$vdir/obj"
     # shellcheck disable=SC2086
     timed configure in_env "$vdir/obj" bash -c "../src/configure $cfg" \
@@ -136,11 +136,11 @@ build_variant () {
   # no dependency on the structs.def it includes: drop it, so that the
   # test reads the current list of libthread_db's symbols.
   rm -f "$vdir/obj/nptl_db/db-symbols.v.i"
-  note "glibc $BASE $v: make -j$(jobs) (log: $vdir/make.log)"
+  note "glibc $LABEL $v: make -j$(jobs) (log: $vdir/make.log)"
   timed make in_env "$vdir/obj" make -j"$(jobs)" >> "$vdir/make.log" 2>&1 \
     || die "build of $v failed (see the end of $vdir/make.log; rerun to resume)"
 
-  note "glibc $BASE $v: install into $vdir/root"
+  note "glibc $LABEL $v: install into $vdir/root"
   rm -rf "$vdir/root.new"
   # Debian's tarball has no manual (it is not DFSG-free): MAKEINFO=: skips
   # the info pages, as Debian's own build does.
@@ -148,12 +148,12 @@ build_variant () {
     > "$vdir/install.log" 2>&1 \
     || die "install of $v failed (see $vdir/install.log)"
   fix_linker_scripts "$vdir/root.new"
-  { echo "glibc $BASE, variant $v"; cat "$BUILD/$BASE/source/ORIGIN"
+  { echo "glibc $LABEL, variant $v"; cat "$BUILD/$BASE/source/ORIGIN"
     series_patches "$v" | sed 's|.*/|patch: |'; } > "$vdir/root.new/NPTL-SCALE"
   rm -rf "$vdir/root"; mv "$vdir/root.new" "$vdir/root"
   write_wrappers "$vdir"
   echo "$cfgkey" > "$vdir/stamp.installed"
-  note "glibc $BASE $v: done in $(( $(date +%s) - t0 ))s"
+  note "glibc $LABEL $v: done in $(( $(date +%s) - t0 ))s"
   printf '%s total %ds\n' "$(date -u +%FT%TZ)" $(( $(date +%s) - t0 )) >> "$vdir/times.log"
 }
 
@@ -210,5 +210,7 @@ check_disk "$BUILD"
 # The source trees are prepared on the host, whatever ISOLATION is.
 ensure_tools rsync git tar
 "$TOP/harness/fetch-source.sh" || exit 1
+# The version of the source just fetched: "2.43", "2.42.9000 (BASE=local)".
+LABEL=$(glibc_label)
 resolve_isolation
 for v in "$@"; do build_variant "$v"; done

@@ -27,7 +27,7 @@ resolve_isolation
 for v in "$@"; do
   vdir=$(variant_dir "$v")
   [ -f "$vdir/stamp.installed" ] && [ -f "$vdir/obj/config.status" ] \
-    || die "sysroot $v of glibc $BASE is missing or half-built; run 'make sysroot BASE=$BASE VARIANTS=\"$*\"'"
+    || die "sysroot $v of glibc $(glibc_label) is missing or half-built; run 'make sysroot BASE=$BASE VARIANTS=\"$*\"'"
 done
 
 phase () {  # phase NAME CMD...: run and time one part of the gate
@@ -199,8 +199,8 @@ for v in "$@"; do
   [ "$v" = stock ] && continue
   for kind in $KINDS; do
     echo
-    echo "=== $kind tests: stock vs $v (glibc $BASE) ==="
-    "$TOP/harness/compare.py" --known "$TOP/harness/known-failures/$BASE" \
+    echo "=== $kind tests: stock vs $v (glibc $(glibc_label)) ==="
+    "$TOP/harness/compare.py" --known "$TOP/harness/known-failures/$(series_base)" \
       "$out/$kind-stock.sum" "$out/$kind-$v.sum" | tee "$out/compare-$kind-$v.txt" || rc=1
   done
 done

@@ -108,4 +108,4 @@ else
 fi
 mv "$out/glibc.tar.new" "$out/glibc.tar"
 mv "$out/ORIGIN.new" "$out/ORIGIN"
-note "source: $(cat "$out/ORIGIN")"
+note "source: $(cat "$out/ORIGIN"), glibc $(glibc_version)"

@@ -1,6 +1,7 @@
 # Common definitions for the nptl-scale harness.  Sourced, never run.
 #
-# Layout of one base (BASE=2.43 or 2.36) under $BUILD:
+# Layout of one base (BASE=2.43 or 2.36; BASE=local for a GLIBC_SRC tree)
+# under $BUILD:
 #   $BUILD/<base>/source/      the verified glibc-source .deb and its tarball
 #   $BUILD/<base>/<variant>/src   glibc source tree (stock: as shipped;
 #                                 patched: stock + the series)
@@ -56,10 +57,44 @@ debian_mirror () {
 
 variant_dir () { echo "$BUILD/$BASE/$1"; }
 
+# The version glibc's version.h (`#define VERSION "2.42.9000"`) gives for
+# this base's source: the fetched tarball once there is one, else the
+# GLIBC_SRC tree or tarball; BASE for a base not fetched yet.
+glibc_version () {
+  local tar=$BUILD/$BASE/source/glibc.tar v=
+  if [ -f "$tar" ]; then
+    v=$(tar -xOf "$tar" glibc/version.h 2>/dev/null | version_h)
+  elif [ -d "$GLIBC_SRC" ]; then
+    v=$(version_h < "$GLIBC_SRC/version.h" 2>/dev/null)
+  elif [ -f "$GLIBC_SRC" ]; then
+    v=$(tar -xaOf "$GLIBC_SRC" --wildcards --no-wildcards-match-slash '*/version.h' 2>/dev/null | version_h)
+  fi
+  echo "${v:-$BASE}"
+}
+version_h () { sed -n 's/^#define VERSION "\(.*\)"/\1/p' | head -n1; }
+
+# What the logs and reports call this glibc: "2.43", or for a GLIBC_SRC
+# tree its own version and where it lives, "2.42.9000 (BASE=local)".
+glibc_label () {
+  if [ -n "$GLIBC_SRC" ]; then echo "$(glibc_version) (BASE=$BASE)"; else echo "$BASE"; fi
+}
+
+# The base whose series (patches/glibc-<base>) and known failures apply:
+# BASE itself, or for another tree (BASE=local) the release its version
+# names; a development version X.Y.9000 leads to release X.(Y+1).
+series_base () {
+  [ -d "$TOP/patches/glibc-$BASE" ] && { echo "$BASE"; return; }
+  local v maj min
+  v=$(glibc_version)
+  maj=${v%%.*} min=${v#*.}; min=${min%%.*}
+  case $v in *.9000) min=$((min + 1)) ;; esac
+  echo "$maj.$min"
+}
+
 # The series directory for this base (PATCHES overrides).
 patch_dir () {
-  local d=${PATCHES:-$TOP/patches/glibc-$BASE}
-  [ -d "$d" ] || die "no patch series for BASE=$BASE: $d does not exist (give PATCHES=/path/to/series-dir)"
+  local d=${PATCHES:-$TOP/patches/glibc-$(series_base)}
+  [ -d "$d" ] || die "no patch series for glibc $(glibc_label): $d does not exist (give PATCHES=/path/to/series-dir)"
   echo "$d"
 }
 

@@ -11,7 +11,7 @@ v=$1 n=${2:-500} secs=${3:-5} case=${4:-create-join} param=${5:-}
 check_base
 ensure_tools perf
 cc=$(variant_dir "$v")/bin/cc
-[ -x "$cc" ] || die "no sysroot for $v of glibc $BASE; run 'make sysroot VARIANTS=$v'"
+[ -x "$cc" ] || die "no sysroot for $v of glibc $(glibc_label); run 'make sysroot VARIANTS=$v'"
 [ -f "$TOP/bench/cases/$case.c" ] || die "no benchmark case $case (bench/cases/)"
 out=$BUILD/profile/$BASE-$v-$case-$n
 mkdir -p "$out"

@@ -67,6 +67,20 @@ class MakefileTest(unittest.TestCase):
         self.assertIn("  clean          remove /tmp/x/2.43 (sources and ccache stay cached)", out)
         self.assertIn("  distclean      remove /tmp/x (default build/) entirely", out)
 
+    def test_help_with_glibc_src(self):
+        out = make("help", "BUILD=/tmp/x", "GLIBC_SRC=/src/glibc")
+        self.assertIn("  clean          remove /tmp/x/local (sources and ccache stay cached)", out)
+        self.assertTrue(out[-1].startswith("Variables: BASE=local "), out[-1])
+
+    # A GLIBC_SRC tree is BASE=local unless BASE is given (README).
+    def test_glibc_src_base(self):
+        probe = ["--eval", 'print-base: ; @echo "BASE=$$BASE"']
+        self.assertEqual(make("print-base", *probe), ["BASE=2.43"])
+        self.assertEqual(make("print-base", "GLIBC_SRC=/src/glibc", *probe), ["BASE=local"])
+        self.assertEqual(make("print-base", "GLIBC_SRC=/src/glibc", "BASE=2.36", *probe),
+                         ["BASE=2.36"])
+        self.assertEqual(dry_run("clean", "GLIBC_SRC=/src/glibc", "BUILD=/tmp/x"),
+                         ['rm -rf "/tmp/x/local"'])
 
 if __name__ == "__main__":
     unittest.main()
