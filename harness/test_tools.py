@@ -216,7 +216,10 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
     # Docker: an engine that answers is used as it is.
     @unittest.skipUnless(docker_answers(), "needs a Docker engine that answers")
     def test_docker_up_reuses_the_running_engine(self):
-        r = self.sh(". %s/harness/env.sh; docker_up; echo rc=$?" % TOP)
+        # Run from the gate, the harness has already said it (and exported
+        # NPTL_SCALE_DOCKER_NOTED): start from a fresh environment.
+        r = self.sh("unset NPTL_SCALE_DOCKER_NOTED; . %s/harness/env.sh; docker_up; echo rc=$?"
+                    % TOP)
         self.assertIn("rc=0", r.stdout)
         self.assertIn("using the engine that already answers", r.stderr)
         self.assertNotIn("no engine answers; starting dockerd", r.stderr)
