@@ -104,15 +104,13 @@ glibc_rerun () {
 }
 
 # rerun_failures PREFIX CMD ARG: run each test that FAILed in PREFIX.sum.tmp
-# again, RETRIES times, alone (CMD ARG TEST prints one result line); record
-# every run in PREFIX.reruns and write PREFIX.sum, where a failure that then
-# passed is FLAKY.
+# again, RETRIES times, alone (CMD ARG TEST prints one result line); keep
+# those lines, in the order they ran, in PREFIX.reruns (a .sum file) and
+# write PREFIX.sum, where a failure that then passed is FLAKY.
 rerun_failures () {
   local prefix=$1 t n; shift
-  sed -n 's/^FAIL: \([^: ]*\).*/\1/p' "$prefix.sum.tmp" | while read -r t; do
-    for n in $(seq "$RETRIES"); do
-      echo "run $((n + 1)): $("$@" "$t")"
-    done
+  "$TOP/harness/compare.py" --failed "$prefix.sum.tmp" | while read -r t; do
+    for n in $(seq "$RETRIES"); do "$@" "$t" < /dev/null; done
   done > "$prefix.reruns"
   "$TOP/harness/compare.py" --merge-reruns "$prefix.reruns" "$prefix.sum.tmp" \
     > "$prefix.sum"
@@ -200,8 +198,10 @@ for v in "$@"; do
   for kind in $KINDS; do
     echo
     echo "=== $kind tests: stock vs $v (glibc $(glibc_label)) ==="
+    rm -f "$out/compare-$kind-$v.json"
     "$TOP/harness/compare.py" --known "$TOP/harness/known-failures/$(series_base)" \
-      "$out/$kind-stock.sum" "$out/$kind-$v.sum" | tee "$out/compare-$kind-$v.txt" || rc=1
+      --json "$out/compare-$kind-$v.json" "$out/$kind-stock.sum" "$out/$kind-$v.sum" \
+      | tee "$out/compare-$kind-$v.txt" || rc=1
   done
 done
 if [ "${CHECK_BENCH:-1}" != 0 ]; then
@@ -212,19 +212,14 @@ fi
 echo
 echo "=== time of each part ==="
 cat "$out/times"
-# One closing line for CI: the tests of the other variants that did not
-# regress, and the regressions plus failed smoke checks.
-ntests=0
-for v in "$@"; do
-  [ "$v" = stock ] || ntests=$((ntests + $(for k in $KINDS; do cat "$out/$k-$v.sum"; done 2>/dev/null | grep -c '^[A-Z]*: ')))
-done
-nfail=0
+# One closing line for CI, from the comparisons' JSON: the tests of the
+# other variants that did not regress, and the regressions plus failed
+# smoke checks.
+comparisons=()
 for v in "$@"; do
   [ "$v" = stock ] && continue
-  nfail=$((nfail + $(for k in $KINDS; do cat "$out/compare-$k-$v.txt"; done 2>/dev/null \
-        | awk '/^RESULT: [0-9]+ regression/ { n += $2 } END { print n + 0 }')))
+  for kind in $KINDS; do comparisons+=("$out/compare-$kind-$v.json"); done
 done
-nfail=$((nfail + $(grep -c '^FAIL: smoke' "$out/smoke.sum")))
-echo "check: $((ntests - nfail)) passed, $nfail failed"
+"$TOP/harness/compare.py" --summary --smoke "$out/smoke.sum" "${comparisons[@]}"
 [ $rc = 0 ] && echo "make check: no regressions" || echo "make check: FAILED"
 exit $rc

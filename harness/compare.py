@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Compare two test result files in the DejaGnu .sum format, test by test.
 
-    compare.py [--known FILE] STOCK.sum PATCHED.sum
-    compare.py --merge-reruns RERUNS RAW.sum      (used by check.sh)
+    compare.py [--known FILE] [--json OUT.json] STOCK.sum PATCHED.sum
+    compare.py --failed RAW.sum                   (used by check.sh)
+    compare.py --merge-reruns RERUNS.sum RAW.sum  (used by check.sh)
+    compare.py --summary [--smoke SMOKE.sum] COMPARISON.json...
 
 In the tradition of GCC's contrib/compare_tests: every test is looked up in
 both files.  A regression is a test that is not failing on stock and fails,
@@ -15,10 +17,19 @@ silenced, and does not count as a regression unless it never passed.
 The known-failures file lists tests that fail on stock in some environment,
 one per line: "subdir/test  reason".  An entry for a test that passes on
 stock is an error: the list may only explain real stock failures.
+
+--json writes the comparison as data (the same as the text: both sides'
+counts per status, the regressions, flaky tests, improvements...); check.sh
+keeps one per comparison and --summary reads them for the gate's closing
+line.  --failed prints the names of the tests that FAILed, one a line, and
+--merge-reruns reads the results of running them again (RERUNS.sum: result
+lines in the same format, in the order they ran) and prints RAW with each
+failure that then passed turned FLAKY.
 """
 
 import argparse
 import collections
+import json
 import os
 import re
 import sys
@@ -35,20 +46,24 @@ BAD = {"FAIL", "UNRESOLVED", "ERROR", "XPASS"}
 NOT_PASSING = {"XFAIL", "UNTESTED", "UNSUPPORTED", "MISSING"}
 
 
+def sum_lines(path):
+    """The result lines of a .sum file, as (status, name, rest); the one
+    reader of the format."""
+    with open(path) as f:
+        for line in f:
+            m = LINE.match(line.rstrip("\n"))
+            if m:
+                yield m.group(1), m.group(2), (m.group(3) or "").strip()
+
+
 def read_sum(path):
     """Map test name -> (status, rest of line).  A name seen twice keeps its
     worst result."""
     results = collections.OrderedDict()
-    with open(path) as f:
-        for line in f:
-            m = LINE.match(line.rstrip("\n"))
-            if not m:
-                continue
-            status, name, rest = m.groups()
-            rest = rest or ""
-            old = results.get(name)
-            if old is None or (status in BAD and old[0] not in BAD):
-                results[name] = (status, rest.strip())
+    for status, name, rest in sum_lines(path):
+        old = results.get(name)
+        if old is None or (status in BAD and old[0] not in BAD):
+            results[name] = (status, rest)
     return results
 
 
@@ -66,98 +81,161 @@ def read_known(path):
     return known
 
 
+def failed(raw_path):
+    """The names of the tests that FAILed in RAW, in order, once each."""
+    names = []
+    for status, name, _ in sum_lines(raw_path):
+        if status == "FAIL" and name not in names:
+            names.append(name)
+    return names
+
+
 def merge_reruns(reruns_path, raw_path):
-    """Print RAW with each FAIL that passed on a later run turned FLAKY."""
+    """RAW's lines with each FAIL that passed on a later run (a line of
+    RERUNS) turned FLAKY."""
     runs = collections.defaultdict(list)
-    with open(reruns_path) as f:
-        for line in f:
-            m = re.match(r"^run \d+: (.*)$", line)
-            m = m and LINE.match(m.group(1))
-            if m:
-                runs[m.group(2)].append(m.group(1))
+    for status, name, _ in sum_lines(reruns_path):
+        runs[name].append(status)
+    out = []
     with open(raw_path) as f:
         for line in f:
             m = LINE.match(line.rstrip("\n"))
-            if m and m.group(1) == "FAIL" and "PASS" in runs.get(m.group(2), []):
-                later = runs[m.group(2)]
-                print("FLAKY: %s (failed, then %d of %d re-runs passed)"
-                      % (m.group(2), later.count("PASS"), len(later)))
+            later = runs.get(m.group(2), []) if m else []
+            if m and m.group(1) == "FAIL" and "PASS" in later:
+                out.append("FLAKY: %s (failed, then %d of %d re-runs passed)\n"
+                           % (m.group(2), later.count("PASS"), len(later)))
             else:
-                sys.stdout.write(line)
-    return 0
+                out.append(line)
+    return out
 
 
-def counts(results):
+def side(path, results):
     c = collections.Counter(s for s, _ in results.values())
-    return " ".join("%s %d" % (s, c[s]) for s in STATUSES if c[s])
+    return {"file": path, "name": os.path.basename(path).rsplit(".", 1)[0],
+            "tests": len(results),
+            "counts": {s: c[s] for s in STATUSES if c[s]}}
 
 
-def compare(stock_path, patched_path, known_path):
+def compare(stock_path, patched_path, known_path=None):
+    """The comparison as data: see --json."""
     stock = read_sum(stock_path)
     patched = read_sum(patched_path)
     known = read_known(known_path) if known_path else {}
-    regressions, improvements, changes, flaky, stock_fails, stale = \
-        [], [], [], [], [], []
+    doc = {"stock": side(stock_path, stock), "patched": side(patched_path, patched),
+           "regressions": [], "flaky": [], "improvements": [], "changes": [],
+           "stock_failures": [], "stale_known": []}
 
     for name in sorted(set(stock) | set(patched)):
         s = stock.get(name, ("MISSING", ""))[0]
         p = patched.get(name, ("MISSING", ""))[0]
+        change = {"test": name, "stock": s, "patched": p}
         if s == "FLAKY" or p == "FLAKY":
-            flaky.append("%s: stock %s, patched %s" % (name, s, p))
+            doc["flaky"].append(change)
         if s in BAD:
-            stock_fails.append("%s: %s%s" % (
-                name, s, " (known: %s)" % known[name] if name in known
-                else " (not in the known-failures list)"))
+            doc["stock_failures"].append(dict(change, known=known.get(name)))
         elif name in known and s != "MISSING":
-            stale.append("%s is listed as a known failure but is %s on stock"
-                         % (name, s))
+            doc["stale_known"].append(change)
         if s == p:
             continue
-        line = "%s: %s -> %s" % (name, s, p)
         if s not in BAD and (p in BAD or p == "MISSING"
                              or (s == "PASS" and p in NOT_PASSING)):
-            regressions.append(line)
-            continue
-        if s in BAD and p == "PASS":
-            improvements.append(line)
+            doc["regressions"].append(change)
+        elif s in BAD and p == "PASS":
+            doc["improvements"].append(change)
         elif "FLAKY" not in (s, p):
-            changes.append(line)
+            doc["changes"].append(change)
+    doc["exit_status"] = 1 if doc["regressions"] or doc["stale_known"] else 0
+    return doc
 
-    names = [os.path.basename(p).rsplit(".", 1)[0] for p in (stock_path, patched_path)]
+
+def render(doc):
+    """The comparison as text (compare-*.txt), ending in a RESULT: line."""
+    names = (doc["stock"]["name"], doc["patched"]["name"])
     width = max(len(n) for n in names) + 1
-    print("%-*s %d tests: %s" % (width, names[0] + ":", len(stock), counts(stock)))
-    print("%-*s %d tests: %s" % (width, names[1] + ":", len(patched), counts(patched)))
-    for title, lines in (("REGRESSIONS (not failing on %s, failing or no longer passing on %s)"
-                          % tuple(names),
-                          regressions),
-                         ("flaky (failed, then passed when run again)", flaky),
-                         ("improvements", improvements),
-                         ("other differences", changes),
-                         ("failing on stock", stock_fails),
-                         ("ERROR in the known-failures list", stale)):
-        if lines:
-            print("%s: %d" % (title, len(lines)))
-            for line in lines:
-                print("  " + line)
-    if regressions or stale:
-        print("RESULT: %d regression(s)%s" % (
-            len(regressions), ", stale known-failures entries" if stale else ""))
-        return 1
-    print("RESULT: no regressions")
-    return 0
+    out = []
+    for sd in (doc["stock"], doc["patched"]):
+        out.append("%-*s %d tests: %s" % (
+            width, sd["name"] + ":", sd["tests"],
+            " ".join("%s %d" % kv for kv in sd["counts"].items())))
+    change = "{test}: {stock} -> {patched}".format
+    for title, key, fmt in (
+            ("REGRESSIONS (not failing on %s, failing or no longer passing on %s)"
+             % names, "regressions", change),
+            ("flaky (failed, then passed when run again)", "flaky",
+             "{test}: stock {stock}, patched {patched}".format),
+            ("improvements", "improvements", change),
+            ("other differences", "changes", change),
+            ("failing on stock", "stock_failures",
+             lambda **c: "%s: %s%s" % (c["test"], c["stock"],
+                                       " (known: %s)" % c["known"] if c["known"]
+                                       else " (not in the known-failures list)")),
+            ("ERROR in the known-failures list", "stale_known",
+             "{test} is listed as a known failure but is {stock} on stock".format)):
+        if doc[key]:
+            out.append("%s: %d" % (title, len(doc[key])))
+            out += ["  " + fmt(**c) for c in doc[key]]
+    if doc["exit_status"]:
+        out.append("RESULT: %d regression(s)%s" % (
+            len(doc["regressions"]),
+            ", stale known-failures entries" if doc["stale_known"] else ""))
+    else:
+        out.append("RESULT: no regressions")
+    return "\n".join(out) + "\n"
+
+
+def summary(json_paths, smoke_path=None):
+    """The gate's closing line: the patched sides' tests that did not
+    regress, and the regressions plus the failed smoke checks.  A comparison
+    that wrote no JSON (it did not run) counts as one failure."""
+    passed = nfail = 0
+    for path in json_paths:
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            print("compare.py: no comparison in %s: %s" % (path, e), file=sys.stderr)
+            nfail += 1
+            continue
+        regressed = doc["regressions"]
+        passed += doc["patched"]["tests"] - sum(1 for c in regressed
+                                                if c["patched"] != "MISSING")
+        nfail += len(regressed)
+    if smoke_path:
+        nfail += sum(1 for s, _, _ in sum_lines(smoke_path) if s == "FAIL")
+    return "check: %d passed, %d failed" % (passed, nfail)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--known", help="known stock failures of this base")
+    ap.add_argument("--json", metavar="OUT", help="write the comparison as JSON")
+    ap.add_argument("--failed", action="store_true",
+                    help="print the names of the tests that FAILed in the file")
     ap.add_argument("--merge-reruns", metavar="RERUNS")
-    ap.add_argument("files", nargs="+")
+    ap.add_argument("--summary", action="store_true",
+                    help="print the gate's closing line from comparisons' JSON")
+    ap.add_argument("--smoke", help="with --summary: the smoke test's .sum")
+    ap.add_argument("files", nargs="*")
     a = ap.parse_args()
-    if a.merge_reruns:
-        return merge_reruns(a.merge_reruns, a.files[0])
+    if a.summary:
+        print(summary(a.files, a.smoke))
+        return 0
+    if a.failed or a.merge_reruns:
+        if len(a.files) != 1:
+            ap.error("give one RAW.sum")
+        lines = (failed(a.files[0]) if a.failed
+                 else merge_reruns(a.merge_reruns, a.files[0]))
+        sys.stdout.write("".join(l if l.endswith("\n") else l + "\n" for l in lines))
+        return 0
     if len(a.files) != 2:
         ap.error("give STOCK.sum and PATCHED.sum")
-    return compare(a.files[0], a.files[1], a.known)
+    doc = compare(a.files[0], a.files[1], a.known)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+    sys.stdout.write(render(doc))
+    return doc["exit_status"]
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ except ImportError:
     yaml = None
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RESULTS = ["build/2.43/check/*.sum", "build/2.43/check/compare-*.txt", "build/bench/"]
+RESULTS = ["build/2.43/check/*.sum", "build/2.43/check/compare-*.txt",
+           "build/2.43/check/compare-*.json", "build/bench/"]
 
 
 def load(name):

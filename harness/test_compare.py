@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Self-test of compare.py: each rule of the comparison, on small .sum files."""
+import json
 import os
 import subprocess
 import sys
@@ -100,19 +101,142 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("storm: PASS -> FAIL", out)
 
-    def test_merge_reruns(self):
+
+def write(d, name, text):
+    p = os.path.join(d, name)
+    with open(p, "w") as f:
+        f.write(text)
+    return p
+
+
+def cli(*args):
+    r = subprocess.run([sys.executable, COMPARE] + list(args),
+                       capture_output=True, text=True)
+    return r.returncode, r.stdout
+
+
+class JsonTest(unittest.TestCase):
+    """--json: the comparison as data, the same as the text says."""
+
+    def compare(self, stock, patched, known=""):
         with tempfile.TemporaryDirectory() as d:
-            raw, reruns = os.path.join(d, "raw"), os.path.join(d, "reruns")
-            with open(raw, "w") as f:
-                f.write("FAIL: a/t1\nFAIL: a/t2\nPASS: a/t3\n")
-            with open(reruns, "w") as f:
-                f.write("run 2: PASS: a/t1\nrun 3: PASS: a/t1\n"
-                        "run 2: FAIL: a/t2\nrun 3: FAIL: a/t2\n")
-            out = subprocess.run([sys.executable, COMPARE, "--merge-reruns", reruns, raw],
-                                 capture_output=True, text=True).stdout
-        self.assertIn("FLAKY: a/t1", out)
-        self.assertIn("FAIL: a/t2", out)
-        self.assertIn("PASS: a/t3", out)
+            out = os.path.join(d, "cmp.json")
+            rc, text = cli("--known", write(d, "known", known), "--json", out,
+                           write(d, "glibc-stock.sum", stock),
+                           write(d, "glibc-patched.sum", patched))
+            with open(out) as f:
+                return rc, text, json.load(f)
+
+    def test_sides_and_lists(self):
+        rc, text, doc = self.compare(
+            "PASS: a/t1\nPASS: a/t2\nFAIL: a/t3\nFAIL: a/t4\nUNSUPPORTED: a/t5\n",
+            "FAIL: a/t1\nFLAKY: a/t2 (failed, then 1 of 2 re-runs passed)\n"
+            "PASS: a/t3\nFAIL: a/t4\nXFAIL: a/t5\n",
+            "a/t4  no network here\n")
+        self.assertEqual(rc, 1)
+        self.assertEqual(doc["exit_status"], 1)
+        self.assertEqual(doc["stock"]["name"], "glibc-stock")
+        self.assertEqual(doc["stock"]["tests"], 5)
+        self.assertEqual(doc["stock"]["counts"], {"PASS": 2, "FAIL": 2, "UNSUPPORTED": 1})
+        self.assertEqual(doc["patched"]["counts"],
+                         {"PASS": 1, "FAIL": 2, "FLAKY": 1, "XFAIL": 1})
+        self.assertEqual(doc["regressions"],
+                         [{"test": "a/t1", "stock": "PASS", "patched": "FAIL"}])
+        self.assertEqual(doc["flaky"],
+                         [{"test": "a/t2", "stock": "PASS", "patched": "FLAKY"}])
+        self.assertEqual(doc["improvements"],
+                         [{"test": "a/t3", "stock": "FAIL", "patched": "PASS"}])
+        self.assertEqual(doc["changes"],
+                         [{"test": "a/t5", "stock": "UNSUPPORTED", "patched": "XFAIL"}])
+        self.assertEqual([(c["test"], c["known"]) for c in doc["stock_failures"]],
+                         [("a/t3", None), ("a/t4", "no network here")])
+        self.assertEqual(doc["stale_known"], [])
+        # The text is rendered from the same data.
+        self.assertIn("glibc-patched: 5 tests: PASS 1 FAIL 2 FLAKY 1 XFAIL 1\n", text)
+        self.assertIn("  a/t1: PASS -> FAIL\n", text)
+        self.assertIn("  a/t4: FAIL (known: no network here)\n", text)
+        self.assertTrue(text.endswith("RESULT: 1 regression(s)\n"), text)
+
+    def test_clean_and_stale(self):
+        rc, text, doc = self.compare("PASS: a/t1\n", "PASS: a/t1\n")
+        self.assertEqual((rc, doc["exit_status"], doc["regressions"]), (0, 0, []))
+        rc, text, doc = self.compare("PASS: a/t1\n", "PASS: a/t1\n", "a/t1  gone\n")
+        self.assertEqual((rc, doc["exit_status"]), (1, 1))
+        self.assertEqual(doc["stale_known"],
+                         [{"test": "a/t1", "stock": "PASS", "patched": "PASS"}])
+        self.assertIn("RESULT: 0 regression(s), stale known-failures entries", text)
+
+
+class RerunTest(unittest.TestCase):
+    """What check.sh's rerun_failures asks: which tests to run again, and
+    the .sum once they ran (reruns: result lines, in the order they ran)."""
+
+    def test_failed(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, out = cli("--failed", write(d, "raw", (
+                "FAIL: a/t1\nPASS: a/t2\nFAIL: storm: exit 1: x\n"
+                "UNSUPPORTED: a/t3\nFAIL: a/t1 (no result)\nnoise FAIL: a/t4\n")))
+        self.assertEqual((rc, out), (0, "a/t1\nstorm\n"))
+
+    def merge(self, raw, reruns):
+        with tempfile.TemporaryDirectory() as d:
+            return cli("--merge-reruns", write(d, "reruns", reruns), write(d, "raw", raw))
+
+    def test_merge_reruns(self):
+        rc, out = self.merge("FAIL: a/t1\nFAIL: a/t2\nPASS: a/t3\nFAIL: a/t4\n",
+                             "PASS: a/t1\nFAIL: a/t1\n"
+                             "FAIL: a/t2\nFAIL: a/t2 (no result)\n"
+                             "FAIL: a/t4\nPASS: a/t4\n")
+        self.assertEqual(rc, 0)
+        self.assertEqual(out.splitlines(), [
+            "FLAKY: a/t1 (failed, then 1 of 2 re-runs passed)",
+            "FAIL: a/t2",
+            "PASS: a/t3",
+            "FLAKY: a/t4 (failed, then 1 of 2 re-runs passed)"])
+
+    def test_merge_keeps_other_lines_and_details(self):
+        raw = "Running x.exp ...\nFAIL: storm: exit 1: boom\nPASS: a/t3\n"
+        rc, out = self.merge(raw, "PASS: storm\nPASS: storm\n")
+        self.assertEqual(out, "Running x.exp ...\n"
+                              "FLAKY: storm (failed, then 2 of 2 re-runs passed)\n"
+                              "PASS: a/t3\n")
+        # No rerun printed anything (a test the rerun could not find).
+        rc, out = self.merge(raw, "")
+        self.assertEqual(out, raw)
+
+    def test_flaky_merged_is_compared_as_flaky(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, merged = cli("--merge-reruns", write(d, "reruns", "PASS: a/t1\n"),
+                             write(d, "raw", "FAIL: a/t1\n"))
+            rc, out = cli(write(d, "stock.sum", "PASS: a/t1\n"),
+                          write(d, "patched.sum", merged))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("a/t1: stock PASS, patched FLAKY", out)
+
+
+class SummaryTest(unittest.TestCase):
+    """--summary: check.sh's closing line, from the comparisons' JSON."""
+
+    def test_summary(self):
+        with tempfile.TemporaryDirectory() as d:
+            jsons = []
+            for kind, stock, patched in (
+                    ("glibc", "PASS: a/t1\nPASS: a/t2\nPASS: a/t3\n",
+                     "PASS: a/t1\nFAIL: a/t2\n"),        # t2 fails, t3 is gone
+                    ("abi", "PASS: abi/x\n", "PASS: abi/x\n")):
+                jsons.append(os.path.join(d, kind + ".json"))
+                cli("--json", jsons[-1], write(d, kind + "-stock.sum", stock),
+                    write(d, kind + "-patched.sum", patched))
+            smoke = write(d, "smoke.sum", "PASS: smoke host program\n"
+                          "FAIL: smoke patched loads its own libc: got '0', want '1'\n")
+            self.assertEqual(cli("--summary", "--smoke", smoke, *jsons),
+                             (0, "check: 2 passed, 3 failed\n"))
+            self.assertEqual(cli("--summary", *jsons), (0, "check: 2 passed, 2 failed\n"))
+            # A comparison that did not run is a failure, not nothing.
+            self.assertEqual(cli("--summary", jsons[1], os.path.join(d, "none.json")),
+                             (0, "check: 1 passed, 1 failed\n"))
+            self.assertEqual(cli("--summary", "--smoke", smoke),
+                             (0, "check: 0 passed, 1 failed\n"))
 
 
 if __name__ == "__main__":
