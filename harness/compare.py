@@ -2,6 +2,7 @@
 """Compare two test result files in the DejaGnu .sum format, test by test.
 
     compare.py [--known FILE] [--json OUT.json] STOCK.sum PATCHED.sum
+    compare.py --lines [--test NAME] FILE         (used by check.sh)
     compare.py --failed RAW.sum                   (used by check.sh)
     compare.py --merge-reruns RERUNS.sum RAW.sum  (used by check.sh)
     compare.py --summary [--smoke SMOKE.sum] COMPARISON.json...
@@ -21,7 +22,8 @@ stock is an error: the list may only explain real stock failures.
 --json writes the comparison as data (the same as the text: both sides'
 counts per status, the regressions, flaky tests, improvements...); check.sh
 keeps one per comparison and --summary reads them for the gate's closing
-line.  --failed prints the names of the tests that FAILed, one a line, and
+line.  --lines prints the result lines of a file (DejaGnu's .sum, with its
+other lines), or the first of test NAME; --failed prints the names of the tests that FAILed, one a line, and
 --merge-reruns reads the results of running them again (RERUNS.sum: result
 lines in the same format, in the order they ran) and prints RAW with each
 failure that then passed turned FLAKY.
@@ -47,20 +49,20 @@ NOT_PASSING = {"XFAIL", "UNTESTED", "UNSUPPORTED", "MISSING"}
 
 
 def sum_lines(path):
-    """The result lines of a .sum file, as (status, name, rest); the one
-    reader of the format."""
+    """The result lines of a .sum file, as (status, name, rest, line); the
+    one reader of the format."""
     with open(path) as f:
         for line in f:
             m = LINE.match(line.rstrip("\n"))
             if m:
-                yield m.group(1), m.group(2), (m.group(3) or "").strip()
+                yield m.group(1), m.group(2), (m.group(3) or "").strip(), line
 
 
 def read_sum(path):
     """Map test name -> (status, rest of line).  A name seen twice keeps its
     worst result."""
     results = collections.OrderedDict()
-    for status, name, rest in sum_lines(path):
+    for status, name, rest, _ in sum_lines(path):
         old = results.get(name)
         if old is None or (status in BAD and old[0] not in BAD):
             results[name] = (status, rest)
@@ -84,7 +86,7 @@ def read_known(path):
 def failed(raw_path):
     """The names of the tests that FAILed in RAW, in order, once each."""
     names = []
-    for status, name, _ in sum_lines(raw_path):
+    for status, name, _, _ in sum_lines(raw_path):
         if status == "FAIL" and name not in names:
             names.append(name)
     return names
@@ -94,7 +96,7 @@ def merge_reruns(reruns_path, raw_path):
     """RAW's lines with each FAIL that passed on a later run (a line of
     RERUNS) turned FLAKY."""
     runs = collections.defaultdict(list)
-    for status, name, _ in sum_lines(reruns_path):
+    for status, name, _, _ in sum_lines(reruns_path):
         runs[name].append(status)
     out = []
     with open(raw_path) as f:
@@ -201,7 +203,7 @@ def summary(json_paths, smoke_path=None):
                                                 if c["patched"] != "MISSING")
         nfail += len(regressed)
     if smoke_path:
-        nfail += sum(1 for s, _, _ in sum_lines(smoke_path) if s == "FAIL")
+        nfail += sum(1 for s, _, _, _ in sum_lines(smoke_path) if s == "FAIL")
     return "check: %d passed, %d failed" % (passed, nfail)
 
 
@@ -209,6 +211,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--known", help="known stock failures of this base")
     ap.add_argument("--json", metavar="OUT", help="write the comparison as JSON")
+    ap.add_argument("--lines", action="store_true",
+                    help="print the result lines of the file")
+    ap.add_argument("--test", metavar="NAME", help="with --lines: only the first of NAME")
     ap.add_argument("--failed", action="store_true",
                     help="print the names of the tests that FAILed in the file")
     ap.add_argument("--merge-reruns", metavar="RERUNS")
@@ -220,11 +225,15 @@ def main():
     if a.summary:
         print(summary(a.files, a.smoke))
         return 0
-    if a.failed or a.merge_reruns:
+    if a.lines or a.failed or a.merge_reruns:
         if len(a.files) != 1:
-            ap.error("give one RAW.sum")
-        lines = (failed(a.files[0]) if a.failed
-                 else merge_reruns(a.merge_reruns, a.files[0]))
+            ap.error("give one file")
+        if a.lines:
+            lines = [l for _, name, _, l in sum_lines(a.files[0])
+                     if a.test in (None, name)][:1 if a.test else None]
+        else:
+            lines = (failed(a.files[0]) if a.failed
+                     else merge_reruns(a.merge_reruns, a.files[0]))
         sys.stdout.write("".join(l if l.endswith("\n") else l + "\n" for l in lines))
         return 0
     if len(a.files) != 2:

@@ -214,6 +214,24 @@ class RerunTest(unittest.TestCase):
         self.assertIn("a/t1: stock PASS, patched FLAKY", out)
 
 
+class LinesTest(unittest.TestCase):
+    """--lines: check.sh's result lines of runtest's nptl-scale.sum."""
+
+    SUM = ("Test run by root\nRunning stress.exp ...\nPASS: cond-order\n"
+           "FAIL: cond-order/cond_legacy: exit 1: x\nUNSUPPORTED: execstack: no\n"
+           "\t\t=== nptl-scale Summary ===\n# of expected passes\t\t1\n")
+
+    def test_lines(self):
+        with tempfile.TemporaryDirectory() as d:
+            f = write(d, "nptl-scale.sum", self.SUM)
+            self.assertEqual(cli("--lines", f), (0, "PASS: cond-order\n"
+                             "FAIL: cond-order/cond_legacy: exit 1: x\n"
+                             "UNSUPPORTED: execstack: no\n"))
+            self.assertEqual(cli("--lines", "--test", "cond-order/cond_legacy", f),
+                             (0, "FAIL: cond-order/cond_legacy: exit 1: x\n"))
+            self.assertEqual(cli("--lines", "--test", "storm", f), (0, ""))
+
+
 class SummaryTest(unittest.TestCase):
     """--summary: check.sh's closing line, from the comparisons' JSON."""
 
