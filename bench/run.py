@@ -154,6 +154,19 @@ def tunables(variant):
                     for t in variant.split("@", 1)[1].split(":"))
 
 
+# A base's build directory (--build, build/<base>) holds a directory per
+# sysroot with these parts: the Python twin of harness/lib.sh's variant_dir,
+# which is where the layout is described (harness/test_layout.py checks
+# that the two agree).
+PARTS = {"src": "src", "obj": "obj", "root": "root", "cc": "bin/cc", "run": "bin/run"}
+
+
+def variant_dir(builddir, variant, part=None):
+    """The directory of VARIANT's sysroot under BUILDDIR, or its PART."""
+    d = os.path.join(builddir, sysroot(variant))
+    return os.path.join(d, *PARTS[part].split("/")) if part else d
+
+
 def env_prefix(variant):
     t = tunables(variant)
     return ["env", "GLIBC_TUNABLES=" + t] if t else []
@@ -162,7 +175,7 @@ def env_prefix(variant):
 def build(variants, builddir, outdir):
     bins = {}
     for v in variants:
-        cc = os.path.join(builddir, sysroot(v), "bin", "cc")
+        cc = variant_dir(builddir, v, "cc")
         if not os.access(cc, os.X_OK):
             sys.exit("run.py: no sysroot for %s (%s); run 'make sysroot'" % (v, cc))
         d = os.path.join(outdir, "bin", sysroot(v))
@@ -274,7 +287,7 @@ def make_bundle(variants, builddir, outdir, base):
         s = sysroot(v)
         if s in manifest["sysroots"]:
             continue
-        root = os.path.join(builddir, s, "root")
+        root = variant_dir(builddir, s, "root")
         lib = os.path.join(outdir, "sysroots", s, "lib")
         os.makedirs(lib)
         for d in ("lib64", "lib"):
@@ -766,7 +779,7 @@ def glibc_benchtests(variants, builddir, outdir, in_env, benches=GLIBC_BENCH):
     Returns the report's text and what failed, one line each."""
     outs, texts, failed = {}, [], []
     for v in variants:
-        obj = os.path.join(builddir, sysroot(v), "obj")
+        obj = variant_dir(builddir, v, "obj")
         print("==> glibc benchtests (%s) for %s" % (benches, v), flush=True)
         r = sh(in_env + [obj] + env_prefix(v) + ["make", "-s", "BENCHSET=bench-pthread",
                          "bench-pthread=" + benches, "bench"])
@@ -794,7 +807,7 @@ def stress_ng(variants, builddir, seconds, required):
         return "stress-ng not installed", ["stress-ng: not installed"] if required else []
     lines, failed = [], []
     for v in variants:
-        run = os.path.join(builddir, sysroot(v), "bin", "run")
+        run = variant_dir(builddir, v, "run")
         r = sh(env_prefix(v) + [run, exe, "--pthread", str(4 * (os.cpu_count() or 1)),
                 "--timeout", str(seconds), "--metrics-brief"])
         m = re.search(r"pthread\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)",
@@ -886,7 +899,7 @@ def main():
             if manifest:
                 doc["sysroots"][v] = manifest["sysroots"][sysroot(v)] + "; from a bundle"
             else:
-                with open(os.path.join(a.build, sysroot(v), "root", "NPTL-SCALE")) as f:
+                with open(os.path.join(variant_dir(a.build, v, "root"), "NPTL-SCALE")) as f:
                     doc["sysroots"][v] = "; ".join(f.read().strip().splitlines())
             if tunables(v):
                 doc["sysroots"][v] += "; run with GLIBC_TUNABLES=" + tunables(v)

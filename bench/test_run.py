@@ -330,11 +330,12 @@ class RunTest(unittest.TestCase):
         for name, text in FAKE_TOOLS.items():
             self.write(os.path.join(tools, name), text, 0o755)
         for v, rate, mean in (("stock", 100, 200), ("patched", 150, 100)):
-            d = os.path.join(self.dir, "build", v)
-            self.write(os.path.join(d, "bin", "cc"), FAKE_CC % {"rate": rate}, 0o755)
-            self.write(os.path.join(d, "bin", "run"), FAKE_RUN % {"variant": v}, 0o755)
-            self.write(os.path.join(d, "root", "NPTL-SCALE"), "base: fake %s\n" % v)
-            self.write(os.path.join(d, "obj", "mean"), "%d\n" % mean)
+            build = os.path.join(self.dir, "build")
+            self.write(run.variant_dir(build, v, "cc"), FAKE_CC % {"rate": rate}, 0o755)
+            self.write(run.variant_dir(build, v, "run"), FAKE_RUN % {"variant": v}, 0o755)
+            self.write(os.path.join(run.variant_dir(build, v, "root"), "NPTL-SCALE"),
+                       "base: fake %s\n" % v)
+            self.write(os.path.join(run.variant_dir(build, v, "obj"), "mean"), "%d\n" % mean)
         self.env = dict(os.environ, FAKE_DIR=self.dir,
                         PATH=tools + os.pathsep + os.environ["PATH"])
         self.out = os.path.join(self.dir, "out")
@@ -400,7 +401,8 @@ class RunTest(unittest.TestCase):
         self.assertEqual(pa["functions"]["create_join"]["threads=1"]["timings"], [1e9 / 150])
 
     def test_glibc_failure_fails_the_run(self):
-        self.write(os.path.join(self.dir, "build", "patched", "obj", "fail"), "")
+        self.write(os.path.join(run.variant_dir(os.path.join(self.dir, "build"), "patched",
+                                                "obj"), "fail"), "")
         r, doc, report = self.bench("create-join,glibc")
         self.assertEqual(r.returncode, 1)
         self.assertIn("run.py: failed: glibc benchtests for patched: exit 2", r.stderr)
