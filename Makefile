@@ -12,7 +12,10 @@ BASE ?= 2.43
 else
 BASE ?= local
 endif
-VARIANTS ?= stock patched
+# The default variants are harness/lib.sh's DEFAULT_VARIANTS.
+ifeq ($(origin VARIANTS),undefined)
+VARIANTS := $(shell bash -c '. harness/lib.sh && echo "$$DEFAULT_VARIANTS"')
+endif
 # Everything generated: harness/lib.sh's $BUILD, where empty means build/.
 ifeq ($(BUILD),)
 override BUILD := $(CURDIR)/build

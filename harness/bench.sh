@@ -6,14 +6,14 @@
 # (any other BENCH).
 . "$(dirname "$0")/lib.sh"
 
-[ $# -gt 0 ] || set -- stock patched
-case " $* " in *" stock "*) ;; *) set -- stock "$@" ;; esac
+# shellcheck disable=SC2046
+set -- $(compared_variants "$@")
 check_base
-# A variant is a sysroot, or SYSROOT@TUNABLES (run.py: that sysroot with
-# GLIBC_TUNABLES set, e.g. patched@cond_legacy=1).
+# A variant is a sysroot, or SYSROOT@TUNABLES (lib.sh's sysroot_of; run.py:
+# that sysroot with GLIBC_TUNABLES set, e.g. patched@cond_legacy=1).
 for v in "$@"; do
-  [ -x "$(variant_dir "${v%%@*}")/bin/cc" ] \
-    || die "no sysroot for ${v%%@*} of glibc $(glibc_label); run 'make sysroot BASE=$BASE VARIANTS=${v%%@*}'"
+  [ -x "$(variant_dir "$v" cc)" ] \
+    || die "no sysroot for $(sysroot_of "$v") of glibc $(glibc_label); run 'make sysroot BASE=$BASE VARIANTS=$(sysroot_of "$v")'"
 done
 # Without perf the runs are not wrapped in perf stat; without stress-ng or
 # gnuplot that part is skipped.
@@ -22,7 +22,7 @@ if [ -n "$BUNDLE" ]; then
   # make bench-bundle: the binaries, the sysroots' run-time files and the
   # runner, for a machine without a compiler (see bench/run.py).
   out=$BUILD/bench-bundle/nptl-scale-bench-$BASE
-  python3 "$TOP/bench/run.py" --base "$(glibc_label)" --build "$BUILD/$BASE" --out "$out" \
+  python3 "$TOP/bench/run.py" --base "$(glibc_label)" --build "$(base_dir)" --out "$out" \
     --make-bundle "$@" || exit 1
   tar -C "$(dirname "$out")" -czf "$out.tar.gz" "$(basename "$out")" || exit 1
   size=$(stat -c %s "$out.tar.gz")
@@ -32,6 +32,6 @@ if [ -n "$BUNDLE" ]; then
 fi
 out=$BUILD/bench/$BASE
 [ "${BENCH:-default}" = default ] || out=$out-$BENCH
-exec python3 "$TOP/bench/run.py" --base "$(glibc_label)" --build "$BUILD/$BASE" \
+exec python3 "$TOP/bench/run.py" --base "$(glibc_label)" --build "$(base_dir)" \
   --out "$out" --bench "${BENCH:-default}" \
   ${BENCH_REPS:+--reps "$BENCH_REPS"} --in-env "$TOP/harness/in-env.sh" "$@"

@@ -15,7 +15,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/env.sh"
 
-[ $# -gt 0 ] || set -- stock patched
+# shellcheck disable=SC2086
+[ $# -gt 0 ] || set -- $DEFAULT_VARIANTS
 
 # Free space a build of one variant needs (source, objects, sysroot): measured
 # at about 2.6 GiB for 2.43 on x86_64; ask for margin.
@@ -24,7 +25,7 @@ NEED_KB=$((4 * 1024 * 1024))
 known_variants () {
   local d f
   d=$(patch_dir)
-  printf 'stock patched'
+  printf '%s' "$DEFAULT_VARIANTS"
   for f in "$d"/series.*; do
     [ -f "$f" ] && case $f in *.configure) ;; *) printf ' %s' "${f##*/series.}" ;; esac
   done
@@ -58,13 +59,13 @@ timed () {
   return $rc
 }
 
-# Unpack the source and apply the series into $vdir/src.
+# Unpack the source and apply the series into $src.
 prepare_src () {
-  local v=$1 key=$2 new=$vdir/src.new p err file
-  [ -f "$vdir/stamp.src" ] && [ "$(cat "$vdir/stamp.src")" = "$key" ] && [ -d "$vdir/src" ] \
+  local v=$1 key=$2 new=$src.new p err file
+  [ -f "$vdir/stamp.src" ] && [ "$(cat "$vdir/stamp.src")" = "$key" ] && [ -d "$src" ] \
     && return 0
   rm -rf "$new"; mkdir -p "$new"
-  tar -xf "$BUILD/$BASE/source/glibc.tar" -C "$new" --strip-components=1
+  tar -xf "$source_dir/glibc.tar" -C "$new" --strip-components=1
   while IFS= read -r p; do
     # Keep git from taking the enclosing repository for the tree's own.
     if ! err=$(cd "$new" && GIT_CEILING_DIRECTORIES=$vdir git apply --whitespace=nowarn "$p" 2>&1); then
@@ -73,12 +74,12 @@ prepare_src () {
       die "patch ${p##*/} does not apply to glibc $LABEL${file:+ (file $file)}: $(printf '%s' "$err" | head -n1)"
     fi
   done < <(series_patches "$v")
-  if [ -d "$vdir/src" ]; then
-    rsync -rlc --delete "$new/" "$vdir/src/" \
-      || die "could not update $vdir/src (rsync failed; the old source is left as it was)"
+  if [ -d "$src" ]; then
+    rsync -rlc --delete "$new/" "$src/" \
+      || die "could not update $src (rsync failed; the old source is left as it was)"
     rm -rf "$new"
   else
-    mv "$new" "$vdir/src"
+    mv "$new" "$src"
   fi
   echo "$key" > "$vdir/stamp.src"
 }
@@ -91,16 +92,19 @@ configure_args () {
   [ "$v" != stock ] && [ -f "$extra" ] && grep -v '^#' "$extra"
 }
 
+# The paths of the variant being built (harness/lib.sh's layout): vdir,
+# src, obj, root; the wrappers are written by write_wrappers.
 build_variant () {
   local v=$1 srckey cfgkey
-  vdir=$(variant_dir "$v")
+  vdir=$(variant_dir "$v") src=$(variant_dir "$v" src) obj=$(variant_dir "$v" obj)
+  root=$(variant_dir "$v" root)
   check_disk "$BUILD"
   mkdir -p "$vdir"
   # shellcheck disable=SC2046
-  srckey=$(hash_files "$BUILD/$BASE/source/glibc.tar" $(series_patches "$v"))-$(series_patches "$v" | sed 's|.*/||' | sha256sum | cut -c1-8)
+  srckey=$(hash_files "$source_dir/glibc.tar" $(series_patches "$v"))-$(series_patches "$v" | sed 's|.*/||' | sha256sum | cut -c1-8)
   cfgkey=$(echo "$srckey $(configure_args "$v") $ISOLATION" | sha256sum | cut -c1-16)
   if [ -f "$vdir/stamp.installed" ] && [ "$(cat "$vdir/stamp.installed")" = "$cfgkey" ] \
-     && [ -x "$vdir/bin/cc" ]; then
+     && [ -x "$(variant_dir "$v" cc)" ]; then
     note "glibc $LABEL $v: up to date"
     return 0
   fi
@@ -113,11 +117,13 @@ build_variant () {
   # defeats ccache between stock and patched.
   local cfg
   cfg="$(configure_args "$v" | tr '\n' ' ') --with-pkgversion=nptl-scale CC=ccache\ gcc CXX=ccache\ g++"
-  if ! [ -f "$vdir/obj/config.status" ] || [ "$(cat "$vdir/stamp.configure" 2>/dev/null)" != "$cfg" ]; then
+  if ! [ -f "$obj/config.status" ] || [ "$(cat "$vdir/stamp.configure" 2>/dev/null)" != "$cfg" ]; then
     note "glibc $LABEL $v: configure"
-    rm -rf "$vdir/obj"; mkdir -p "$vdir/obj"
+    rm -rf "$obj"; mkdir -p "$obj"
+    # The source named relative to the build tree (../src): the same text
+    # for every variant, where an absolute path would differ between them.
     # shellcheck disable=SC2086
-    timed configure in_env "$vdir/obj" bash -c "../src/configure $cfg" \
+    timed configure in_env "$obj" bash -c "$(realpath -m --relative-to="$obj" "$src")/configure $cfg" \
       > "$vdir/configure.log" 2>&1 \
       || die "configure of $v failed (see $vdir/configure.log)"
     echo "$cfg" > "$vdir/stamp.configure"
@@ -127,31 +133,31 @@ build_variant () {
   # dl-tunables.list (Makeconfig matches those with a wildcard relative to
   # the source root), so bring the tunables header up to date from the top
   # first; it is replaced only if it changes.
-  if [ -f "$vdir/obj/config.make" ]; then
-    in_env "$vdir/obj" make -r -C "$vdir/src" objdir="$vdir/obj" \
-      "$vdir/obj/dl-tunable-list.h" > "$vdir/make.log" 2>&1 \
+  if [ -f "$obj/config.make" ]; then
+    in_env "$obj" make -r -C "$src" objdir="$obj" \
+      "$obj/dl-tunable-list.h" > "$vdir/make.log" 2>&1 \
       || die "build of $v failed (see $vdir/make.log)"
   fi
   # Likewise nptl_db's db-symbols.v.i (the db-symbols test's input) has
   # no dependency on the structs.def it includes: drop it, so that the
   # test reads the current list of libthread_db's symbols.
-  rm -f "$vdir/obj/nptl_db/db-symbols.v.i"
+  rm -f "$obj/nptl_db/db-symbols.v.i"
   note "glibc $LABEL $v: make -j$(jobs) (log: $vdir/make.log)"
-  timed make in_env "$vdir/obj" make -j"$(jobs)" >> "$vdir/make.log" 2>&1 \
+  timed make in_env "$obj" make -j"$(jobs)" >> "$vdir/make.log" 2>&1 \
     || die "build of $v failed (see the end of $vdir/make.log; rerun to resume)"
 
-  note "glibc $LABEL $v: install into $vdir/root"
-  rm -rf "$vdir/root.new"
+  note "glibc $LABEL $v: install into $root"
+  rm -rf "$root.new"
   # Debian's tarball has no manual (it is not DFSG-free): MAKEINFO=: skips
   # the info pages, as Debian's own build does.
-  timed install in_env "$vdir/obj" make -j"$(jobs)" install MAKEINFO=: DESTDIR="$vdir/root.new" \
+  timed install in_env "$obj" make -j"$(jobs)" install MAKEINFO=: DESTDIR="$root.new" \
     > "$vdir/install.log" 2>&1 \
     || die "install of $v failed (see $vdir/install.log)"
-  fix_linker_scripts "$vdir/root.new"
-  { echo "glibc $LABEL, variant $v"; cat "$BUILD/$BASE/source/ORIGIN"
-    series_patches "$v" | sed 's|.*/|patch: |'; } > "$vdir/root.new/NPTL-SCALE"
-  rm -rf "$vdir/root"; mv "$vdir/root.new" "$vdir/root"
-  write_wrappers "$vdir"
+  fix_linker_scripts "$root.new"
+  { echo "glibc $LABEL, variant $v"; cat "$source_dir/ORIGIN"
+    series_patches "$v" | sed 's|.*/|patch: |'; } > "$root.new/NPTL-SCALE"
+  rm -rf "$root"; mv "$root.new" "$root"
+  write_wrappers "$v"
   echo "$cfgkey" > "$vdir/stamp.installed"
   note "glibc $LABEL $v: done in $(( $(date +%s) - t0 ))s"
   printf '%s total %ds\n' "$(date -u +%FT%TZ)" $(( $(date +%s) - t0 )) >> "$vdir/times.log"
@@ -168,13 +174,15 @@ fix_linker_scripts () {
   done
 }
 
+# write_wrappers VARIANT: its bin/cc and bin/run (variant_dir VARIANT cc, run).
 write_wrappers () {
-  local vdir=$1 root=$1/root ldso lib
+  local root cc run ldso lib
+  root=$(variant_dir "$1" root) cc=$(variant_dir "$1" cc) run=$(variant_dir "$1" run)
   ldso=$(cd "$root" && ls lib*/ld-linux*.so.* 2>/dev/null | head -n1)
   [ -n "$ldso" ] || die "no dynamic linker installed in $root"
   lib=$root/$(dirname "$ldso")
-  mkdir -p "$vdir/bin"
-  cat > "$vdir/bin/cc" <<EOF
+  mkdir -p "$(dirname "$cc")" "$(dirname "$run")"
+  cat > "$cc" <<EOF
 #!/bin/sh
 # Compile and link against the glibc sysroot $root:
 # its headers, crt files and libc, its dynamic linker and an rpath to it.
@@ -188,25 +196,28 @@ exec gcc -isystem "$root/usr/include" -B"$root/usr/lib64/" -B"$lib/" \\
   -Wl,-rpath,"$lib:$root/usr/lib64" \\
   -Wl,--dynamic-linker="$root/$ldso" "\$@"
 EOF
-  cat > "$vdir/bin/run" <<EOF
+  cat > "$run" <<EOF
 #!/bin/sh
 # Run an existing dynamically linked program under the glibc of $root.
 [ \$# -gt 0 ] || { echo "usage: \$0 PROGRAM [ARGS...]" >&2; exit 2; }
 exec "$root/$ldso" --library-path "$lib:$root/usr/lib64" "\$@"
 EOF
-  chmod +x "$vdir/bin/cc" "$vdir/bin/run"
+  chmod +x "$cc" "$run"
 }
 
 check_base
-# SYSROOT@TUNABLES names a way to run a sysroot (see bench/run.py); build
-# the sysroot, once.
+# SYSROOT@TUNABLES names a way to run a sysroot (lib.sh's sysroot_of);
+# build the sysroot, once.
 sysroots=()
 for v in "$@"; do
-  case " ${sysroots[*]} " in *" ${v%%@*} "*) ;; *) sysroots+=("${v%%@*}") ;; esac
+  s=$(sysroot_of "$v")
+  case " ${sysroots[*]} " in *" $s "*) ;; *) sysroots+=("$s") ;; esac
 done
 set -- "${sysroots[@]}"
 for v in "$@"; do check_variant "$v"; done
 check_disk "$BUILD"
+# The source tarball and its ORIGIN (fetch-source.sh).
+source_dir=$(base_dir source)
 # The source trees are prepared on the host, whatever ISOLATION is.
 ensure_tools rsync git tar
 "$TOP/harness/fetch-source.sh" || exit 1

@@ -9,7 +9,7 @@
 
 check_base
 src=$(patch_dir)
-steps=$BUILD/$BASE/series-steps
+steps=$(base_dir series-steps)
 rm -rf "$steps"; mkdir -p "$steps"
 cp -r "$src"/. "$steps"/
 rm -f "$steps"/series.*
@@ -23,6 +23,7 @@ for k in $(seq ${#patches[@]}); do
   variants+=("step$k")
   note "step$k: up to ${patches[k-1]}"
 done
-export PATCHES=$steps CHECK_OUT=$BUILD/$BASE/check-series CHECK_BENCH=0
+CHECK_OUT=$(base_dir check-series)
+export PATCHES=$steps CHECK_OUT CHECK_BENCH=0
 "$TOP/harness/build.sh" stock "${variants[@]}" || exit 1
 exec "$TOP/harness/check.sh" stock "${variants[@]}"

@@ -12,21 +12,20 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/env.sh"
 
-[ $# -gt 0 ] || set -- stock patched
-case " $* " in *" stock "*) ;; *) set -- stock "$@" ;; esac
+# shellcheck disable=SC2046
+set -- $(compared_variants "$@")
 CHECK=${CHECK:-quick}
 # Failed tests are run again this many times; one that then passes is FLAKY.
 RETRIES=${RETRIES:-2}
 # A wall-clock bound on one make invocation (glibc's test driver already
 # kills a hung test after its own timeout).
 MAKE_LIMIT=${MAKE_LIMIT:-5400}
-out=${CHECK_OUT:-$BUILD/$BASE/check}
+out=${CHECK_OUT:-$(base_dir check)}
 mkdir -p "$out"; rm -rf "$out/failed"
 
 resolve_isolation
 for v in "$@"; do
-  vdir=$(variant_dir "$v")
-  [ -f "$vdir/stamp.installed" ] && [ -f "$vdir/obj/config.status" ] \
+  [ -f "$(variant_dir "$v")/stamp.installed" ] && [ -f "$(variant_dir "$v" obj)/config.status" ] \
     || die "sysroot $v of glibc $(glibc_label) is missing or half-built; run 'make sysroot BASE=$BASE VARIANTS=\"$*\"'"
 done
 
@@ -38,66 +37,69 @@ phase () {  # phase NAME CMD...: run and time one part of the gate
   return $rc
 }
 
-# The selected tests of SUBDIR in the build tree of the variant at VDIR.
+# The selected tests (matching RE) of SUBDIR in VARIANT's build tree.
 selected_tests () {
-  local vdir=$1 sub=$2 re=$3
-  in_env "$vdir/src/$sub" make -r -s -f Makefile -f "$TOP/harness/print-var.mk" \
-    objdir="$vdir/obj" subdir="$sub" ..=../ print-tests 2>/dev/null \
+  local v=$1 sub=$2 re=$3
+  in_env "$(variant_dir "$v" src)/$sub" make -r -s -f Makefile -f "$TOP/harness/print-var.mk" \
+    objdir="$(variant_dir "$v" obj)" subdir="$sub" ..=../ print-tests 2>/dev/null \
     | tr ' ' '\n' | grep -v '^$' | grep -E "^($re)\$"
 }
 
-# run_tests VDIR SUBDIR JOBS TEST...: make the tests' .out files.
+# run_tests VARIANT SUBDIR JOBS TEST...: make the tests' .out files.
 run_tests () {
-  local vdir=$1 sub=$2 j=$3; shift 3
-  local t targets=()
+  local sub=$2 j=$3 obj src t targets=()
+  obj=$(variant_dir "$1" obj) src=$(variant_dir "$1" src)
+  shift 3
   for t in "$@"; do
     # The object and its dependency file too: ccache writes dependency
     # files with relative paths, which make cannot match to a generated
     # source that it deleted after the first run (test-as-const-*).
-    rm -f "$vdir/obj/$sub/$t".{out,test-result,o,o.d}
-    targets+=("$vdir/obj/$sub/$t.out")
+    rm -f "$obj/$sub/$t".{out,test-result,o,o.d}
+    targets+=("$obj/$sub/$t.out")
   done
-  in_env "$vdir/src/$sub" timeout "$MAKE_LIMIT" make -r -k -j"$j" \
-    objdir="$vdir/obj" subdir="$sub" ..=../ "${targets[@]}" >> "$log" 2>&1
+  in_env "$src/$sub" timeout "$MAKE_LIMIT" make -r -k -j"$j" \
+    objdir="$obj" subdir="$sub" ..=../ "${targets[@]}" >> "$log" 2>&1
   return 0
 }
 
-result_of () {  # result_of VDIR SUBDIR TEST: one .sum line
-  local r=$1/obj/$2/$3.test-result
+result_of () {  # result_of VARIANT SUBDIR TEST: one .sum line
+  local r
+  r=$(variant_dir "$1" obj)/$2/$3.test-result
   if [ -s "$r" ]; then head -n1 "$r"
   else echo "FAIL: $2/$3 (no result: the test did not build or was killed)"; fi
 }
 
 glibc_tests () {
-  local v=$1 vdir sum sub re tests t
-  vdir=$(variant_dir "$v")
+  local v=$1 obj sum sub re tests t
+  obj=$(variant_dir "$v" obj)
   sum=$out/glibc-$v.sum
   log=$out/glibc-$v.log
   : > "$log"
   if [ "$CHECK" = full ]; then
-    in_env "$vdir/obj" timeout $((MAKE_LIMIT * 4)) make -k -j"$(jobs)" check >> "$log" 2>&1
-    sed -n 's/^\([A-Z]*\): /\1: /p' "$vdir/obj/tests.sum" > "$sum.tmp"
+    in_env "$obj" timeout $((MAKE_LIMIT * 4)) make -k -j"$(jobs)" check >> "$log" 2>&1
+    sed -n 's/^\([A-Z]*\): /\1: /p' "$obj/tests.sum" > "$sum.tmp"
   else
     : > "$sum.tmp"
     while read -r sub re; do
       case $sub in ''|'#'*) continue ;; esac
-      mapfile -t tests < <(selected_tests "$vdir" "$sub" "$re")
+      mapfile -t tests < <(selected_tests "$v" "$sub" "$re")
       [ ${#tests[@]} -gt 0 ] || die "no test of $sub matches '$re' in $v (selection out of date?)"
       note "$v: glibc $sub: ${#tests[@]} tests"
-      run_tests "$vdir" "$sub" "$(jobs)" "${tests[@]}"
-      for t in "${tests[@]}"; do result_of "$vdir" "$sub" "$t"; done >> "$sum.tmp"
+      run_tests "$v" "$sub" "$(jobs)" "${tests[@]}"
+      for t in "${tests[@]}"; do result_of "$v" "$sub" "$t"; done >> "$sum.tmp"
     done < "${SELECTION:-$TOP/harness/check-selection}"
   fi
-  rerun_failures "$out/glibc-$v" glibc_rerun "$vdir"
+  rerun_failures "$out/glibc-$v" glibc_rerun "$v"
 }
 
-# glibc_rerun VDIR SUBDIR/TEST: run one glibc test alone; print its result.
-# The output of the run that failed is kept as $out/failed/VARIANT/TEST.out.
+# glibc_rerun VARIANT SUBDIR/TEST: run one glibc test alone; print its
+# result.  The output of the run that failed is kept as
+# $out/failed/VARIANT/SUBDIR/TEST.out.
 glibc_rerun () {
-  local keep=$out/failed/${1##*/}/$2.out
+  local keep=$out/failed/$1/$2.out
   if [ ! -e "$keep" ]; then
     mkdir -p "${keep%/*}"
-    cp "$1/obj/$2.out" "$keep" 2>/dev/null || echo "(no output)" > "$keep"
+    cp "$(variant_dir "$1" obj)/$2.out" "$keep" 2>/dev/null || echo "(no output)" > "$keep"
   fi
   run_tests "$1" "${2%%/*}" 1 "${2#*/}"
   result_of "$1" "${2%%/*}" "${2#*/}"
@@ -108,37 +110,35 @@ glibc_rerun () {
 # those lines, in the order they ran, in PREFIX.reruns (a .sum file) and
 # write PREFIX.sum, where a failure that then passed is FLAKY.
 rerun_failures () {
-  local prefix=$1 t n; shift
+  local prefix=$1 t; shift
   "$TOP/harness/compare.py" --failed "$prefix.sum.tmp" | while read -r t; do
-    for n in $(seq "$RETRIES"); do "$@" "$t" < /dev/null; done
+    for _ in $(seq "$RETRIES"); do "$@" "$t" < /dev/null; done
   done > "$prefix.reruns"
   "$TOP/harness/compare.py" --merge-reruns "$prefix.reruns" "$prefix.sum.tmp" \
     > "$prefix.sum"
   rm -f "$prefix.sum.tmp"
 }
 
-# runtest_in DIR VARIANT [TEST.c]: run our suite (or one test of it) into
-# DIR and print its result lines.  Built with the variant's own wrapper on
-# the host: the sysroot runs here with no environment, whichever way it
-# was built.
+# runtest_in DIR VARIANT [TEST.c [NAME]]: run our suite (or one test of
+# it) into DIR and print its result lines (or NAME's).  Built with the
+# variant's own wrapper on the host: the sysroot runs here with no
+# environment, whichever way it was built.  The library is given the
+# paths it uses (lib.sh's layout) rather than deriving them.
 runtest_in () {
-  local dir=$1 v=$2 vdir
-  vdir=$(variant_dir "$v")
+  local dir=$1 v=$2
   rm -rf "$dir"; mkdir -p "$dir"
   (cd "$dir" && runtest --tool nptl-scale --srcdir "$TOP/testsuite" \
-     --outdir "$dir" CC="$vdir/bin/cc" GDB="$(command -v gdb)" \
-     STOCK_CC="$(variant_dir stock)/bin/cc" \
+     --outdir "$dir" CC="$(variant_dir "$v" cc)" SYSROOT="$(variant_dir "$v" root)" \
+     GDB="$(command -v gdb)" STOCK_CC="$(variant_dir stock cc)" \
      STRESS_SECONDS="${STRESS_SECONDS:-2}" ${3:+"stress.exp=$3"} \
      > "$dir/runtest.out" 2>&1 < /dev/null)
-  grep -E '^(PASS|FAIL|UNSUPPORTED|UNRESOLVED|XFAIL|XPASS|UNTESTED|ERROR): ' \
-    "$dir/nptl-scale.sum"
+  "$TOP/harness/compare.py" --lines ${4:+--test "$4"} "$dir/nptl-scale.sum"
 }
 
 # dejagnu_rerun VARIANT TEST: run one test of our suite (TEST is a file's
 # name, or NAME/MODE for its run in a mode); print its result.
 dejagnu_rerun () {
-  runtest_in "$out/dejagnu-$1.rerun" "$1" "${2%%/*}.c" \
-    | awk -v t="$2" '{ n = $2; sub(/:$/, "", n) } n == t { print; exit }'
+  runtest_in "$out/dejagnu-$1.rerun" "$1" "${2%%/*}.c" "$2"
 }
 
 dejagnu_tests () {
@@ -160,15 +160,15 @@ abi_tests () {
   local v=$1 d stock=$out/abi-stock t size align ssize salign
   d=$out/abi-$v
   mkdir -p "$d"
-  "$(variant_dir "$v")/bin/cc" -O2 -pthread -o "$d/probe" "$TOP/harness/abi-probe.c" \
-    && "$(variant_dir "$v")/bin/run" "$d/probe" sizes > "$d.sizes" \
+  "$(variant_dir "$v" cc)" -O2 -pthread -o "$d/probe" "$TOP/harness/abi-probe.c" \
+    && "$(variant_dir "$v" run)" "$d/probe" sizes > "$d.sizes" \
     || { echo "FAIL: abi/build: abi-probe.c does not build or run"; return; }
   while read -r t size align; do
     read -r ssize salign < <(awk -v t="$t" '$1 == t { print $2, $3 }' "$stock.sizes")
     if [ "$size $align" = "$ssize $salign" ]; then echo "PASS: abi/$t"
     else echo "FAIL: abi/$t: size $ssize -> $size, alignment $salign -> $align"; fi
   done < "$d.sizes"
-  if "$(variant_dir "$v")/bin/run" "$stock/probe" embedded > "$d/embedded.out" 2>&1; then
+  if "$(variant_dir "$v" run)" "$stock/probe" embedded > "$d/embedded.out" 2>&1; then
     echo "PASS: abi/stock-built-binary"
   else
     echo "FAIL: abi/stock-built-binary: $(tail -n1 "$d/embedded.out")"
@@ -179,7 +179,7 @@ ensure_tools runtest
 
 : > "$out/times"
 rc=0
-phase "harness self-test (make selftest)" env NPTL_SCALE_CC="$(variant_dir stock)/bin/cc" \
+phase "harness self-test (make selftest)" env NPTL_SCALE_CC="$(variant_dir stock cc)" \
   make -s -C "$TOP" selftest > "$out/selftest.log" 2>&1 \
   || { echo "FAIL: harness self-test (see $out/selftest.log)"; rc=1; }
 phase "smoke test ($*)" "$TOP/harness/smoke.sh" "$@" | tee "$out/smoke.sum" || rc=1

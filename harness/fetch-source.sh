@@ -13,7 +13,7 @@
 # directory is the glibc tree) and $BUILD/$BASE/source/ORIGIN (what it is).
 . "$(dirname "$0")/lib.sh"
 
-out=$BUILD/$BASE/source
+out=$(base_dir source)
 mkdir -p "$out"
 
 from_local () {

@@ -1,14 +1,21 @@
 # Common definitions for the nptl-scale harness.  Sourced, never run.
 #
 # Layout of one base (BASE=2.43 or 2.36; BASE=local for a GLIBC_SRC tree)
-# under $BUILD:
+# under $BUILD, $(base_dir):
 #   $BUILD/<base>/source/      the verified glibc-source .deb and its tarball
-#   $BUILD/<base>/<variant>/src   glibc source tree (stock: as shipped;
+#   $BUILD/<base>/check/       make check's results (check-series/: check-series')
+#   $BUILD/<base>/<variant>/      $(variant_dir VARIANT): one sysroot, with
+#                      .../src    glibc source tree (stock: as shipped;
 #                                 patched: stock + the series)
-#   $BUILD/<base>/<variant>/obj   glibc build tree (kept for `make check`)
-#   $BUILD/<base>/<variant>/root  the sysroot (make install DESTDIR=root)
-#   $BUILD/<base>/<variant>/bin   cc (compiler wrapper) and run (loader wrapper)
-#   $BUILD/<base>/<variant>/stamp.*  what was done, keyed by input hashes
+#                      .../obj    glibc build tree (kept for `make check`)
+#                      .../root   the sysroot (make install DESTDIR=root)
+#                      .../bin/cc and bin/run: the compiler wrapper and the
+#                                 loader wrapper
+#                      .../stamp.*  what was done, keyed by input hashes
+# variant_dir is the one definition of these paths for the shell scripts;
+# bench/run.py's variant_dir is its Python twin (harness/test_layout.py
+# checks that they agree), and the DejaGnu library is given its paths on
+# runtest's command line by check.sh.
 
 set -o pipefail
 
@@ -55,13 +62,45 @@ debian_mirror () {
   echo "${m%/}"
 }
 
-variant_dir () { echo "$BUILD/$BASE/$1"; }
+# The variants built, and those a command acts on when none is named (the
+# Makefile's VARIANTS reads this).  Another NAME is the opt-in series.NAME.
+DEFAULT_VARIANTS="stock patched"
+
+# compared_variants ARG...: the variants named, or the default ones, with
+# stock first where it is missing, as the others are compared with it (for
+# `set -- $(compared_variants "$@")`: a variant's name has no blank).
+compared_variants () {
+  local v=${*:-$DEFAULT_VARIANTS}
+  case " $v " in *" stock "*) echo "$v" ;; *) echo "stock $v" ;; esac
+}
+
+# A variant to run is a sysroot's name, or SYSROOT@TUNABLES: that sysroot
+# run with GLIBC_TUNABLES=TUNABLES, e.g. patched@glibc.pthread.cond_legacy=1
+# (bench/run.py: sysroot() and tunables()).  sysroot_of VARIANT: its sysroot.
+sysroot_of () { echo "${1%%@*}"; }
+
+# base_dir [SUB]: $BUILD/<base>, or a directory in it.
+base_dir () { echo "$BUILD/$BASE${1:+/$1}"; }
+
+# variant_dir VARIANT [PART]: the directory of VARIANT's sysroot, or one
+# PART of it: src, obj, root, cc or run (see the layout above).
+variant_dir () {
+  local d
+  d=$(base_dir "$(sysroot_of "$1")")
+  case $2 in
+    '') echo "$d" ;;
+    src|obj|root) echo "$d/$2" ;;
+    cc|run) echo "$d/bin/$2" ;;
+    *) die "variant_dir: no part '$2' of a variant" ;;
+  esac
+}
 
 # The version glibc's version.h (`#define VERSION "2.42.9000"`) gives for
 # this base's source: the fetched tarball once there is one, else the
 # GLIBC_SRC tree or tarball; BASE for a base not fetched yet.
 glibc_version () {
-  local tar=$BUILD/$BASE/source/glibc.tar v=
+  local tar v=
+  tar=$(base_dir source)/glibc.tar
   if [ -f "$tar" ]; then
     v=$(tar -xOf "$tar" glibc/version.h 2>/dev/null | version_h)
   elif [ -d "$GLIBC_SRC" ]; then

@@ -10,7 +10,7 @@
 v=$1 n=${2:-500} secs=${3:-5} case=${4:-create-join} param=${5:-}
 check_base
 ensure_tools perf
-cc=$(variant_dir "$v")/bin/cc
+cc=$(variant_dir "$v" cc)
 [ -x "$cc" ] || die "no sysroot for $v of glibc $(glibc_label); run 'make sysroot VARIANTS=$v'"
 [ -f "$TOP/bench/cases/$case.c" ] || die "no benchmark case $case (bench/cases/)"
 out=$BUILD/profile/$BASE-$v-$case-$n

@@ -8,8 +8,9 @@
 # the variant's `run` wrapper must move it onto the sysroot's libc.
 . "$(dirname "$0")/lib.sh"
 
-[ $# -gt 0 ] || set -- stock patched
-out=$BUILD/$BASE/smoke
+# shellcheck disable=SC2086
+[ $# -gt 0 ] || set -- $DEFAULT_VARIANTS
+out=$(base_dir smoke)
 mkdir -p "$out"
 src=$TOP/tests/smoke/libc-version.c
 fail=0
@@ -26,20 +27,20 @@ check "host program loads the host's libc ($host_libc)" \
   "$(readlink -f "$host_libc" | grep -c "^$BUILD/")" 0
 
 for v in "$@"; do
-  vdir=$(variant_dir "$v")
-  [ -x "$vdir/bin/cc" ] || die "no sysroot for $v: run 'make sysroot BASE=$BASE' first"
-  "$vdir/bin/cc" -o "$out/$v" "$src" || { echo "FAIL: smoke $v: cannot compile"; fail=1; continue; }
+  root=$(variant_dir "$v" root)
+  [ -x "$(variant_dir "$v" cc)" ] || die "no sysroot for $v: run 'make sysroot BASE=$BASE' first"
+  "$(variant_dir "$v" cc)" -o "$out/$v" "$src" || { echo "FAIL: smoke $v: cannot compile"; fail=1; continue; }
   res=$("$out/$v") || { echo "FAIL: smoke $v: does not run"; fail=1; continue; }
   libc=$(echo "$res" | field libc)
-  want_ver=$(tar -xOf "$BUILD/$BASE/source/glibc.tar" glibc/version.h | sed -n 's/^#define VERSION "\(.*\)"/\1/p')
+  want_ver=$(glibc_version)
   check "$v reports glibc $want_ver" "$(echo "$res" | field version)" "$want_ver"
-  check "$v loads its own libc" "$(readlink -f "$libc" | grep -c "^$vdir/root/")" 1
-  if [ "$v" != stock ] && grep -q '^patch: ' "$vdir/root/NPTL-SCALE"; then
+  check "$v loads its own libc" "$(readlink -f "$libc" | grep -c "^$root/")" 1
+  if [ "$v" != stock ] && grep -q '^patch: ' "$root/NPTL-SCALE"; then
     check "$v libc differs from stock's (its series is applied)" \
-      "$(cmp -s "$libc" "$(variant_dir stock)/root/${libc#$vdir/root/}" && echo same || echo differs)" differs
+      "$(cmp -s "$libc" "$(variant_dir stock root)/${libc#"$root"/}" && echo same || echo differs)" differs
   fi
   check "$v run wrapper moves a host program onto its libc" \
-    "$(readlink -f "$("$vdir/bin/run" "$out/host" | field libc)")" "$(readlink -f "$libc")"
+    "$(readlink -f "$("$(variant_dir "$v" run)" "$out/host" | field libc)")" "$(readlink -f "$libc")"
   echo "$v: $(echo "$res" | tr '\n' ' ')"
 done
 exit $fail

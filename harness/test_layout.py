@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Self-test of the one home of variants and layout: harness/lib.sh's
+variants, sysroot_of and variant_dir, and what reads them (the Makefile's
+default VARIANTS, bench/run.py's Python twin of variant_dir)."""
+import os
+import subprocess
+import sys
+import unittest
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(TOP, "bench"))
+import run  # noqa: E402  (bench/run.py)
+
+
+def lib(*words, build="/b", base="2.43"):
+    """What `. harness/lib.sh; WORDS` prints, one line each."""
+    env = {k: v for k, v in os.environ.items() if k not in ("GLIBC_SRC", "CHECK_OUT")}
+    env.update(BUILD=build, BASE=base)
+    r = subprocess.run(["bash", "-c", '. harness/lib.sh && "$@"', "-"] + list(words),
+                       cwd=TOP, env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise AssertionError("%s: %s" % (" ".join(words), r.stderr))
+    return r.stdout.splitlines()
+
+
+class LayoutTest(unittest.TestCase):
+    def test_variant_dir(self):
+        self.assertEqual(lib("variant_dir", "patched"), ["/b/2.43/patched"])
+        self.assertEqual(lib("variant_dir", "stock", "cc"), ["/b/2.43/stock/bin/cc"])
+        self.assertEqual(lib("variant_dir", "stock", "root", base="2.36"),
+                         ["/b/2.36/stock/root"])
+        self.assertEqual(lib("base_dir", "check"), ["/b/2.43/check"])
+        with self.assertRaises(AssertionError):
+            lib("variant_dir", "stock", "nope")
+
+    def test_python_twin_agrees(self):
+        # Every part run.py knows, for a sysroot and for SYSROOT@TUNABLES.
+        for v in ("stock", "patched@cond_legacy=1:glibc.pthread.rseq=0"):
+            for part in [None] + sorted(run.PARTS):
+                with self.subTest(variant=v, part=part):
+                    self.assertEqual(
+                        lib("variant_dir", v, *([part] if part else [])),
+                        [run.variant_dir("/b/2.43", v, part)])
+
+    def test_sysroot_of(self):
+        for v in ("patched", "patched@cond_legacy=1", "padded@a=1:b=2"):
+            self.assertEqual(lib("sysroot_of", v), [run.sysroot(v)])
+
+    def test_variants(self):
+        self.assertEqual(lib("eval", 'echo "$DEFAULT_VARIANTS"'), ["stock patched"])
+        self.assertEqual(lib("compared_variants"), ["stock patched"])
+        self.assertEqual(lib("compared_variants", "padded"), ["stock padded"])
+        self.assertEqual(lib("compared_variants", "patched", "patched@x=1"),
+                         ["stock patched patched@x=1"])
+        self.assertEqual(lib("compared_variants", "patched", "stock"), ["patched stock"])
+
+    def test_makefile_default_is_lib_sh(self):
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("VARIANTS", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+        out = subprocess.run(["make", "-s", "-C", TOP, "--no-print-directory", "-n", "check"],
+                             env=env, capture_output=True, text=True).stdout
+        self.assertEqual(out.splitlines()[-1], "harness/check.sh stock patched")
+
+
+if __name__ == "__main__":
+    unittest.main()
