@@ -17,6 +17,7 @@ syscall tracepoints) where perf works.  Results: BUILD/bench/BASE/results.json
 import argparse
 import collections
 import datetime
+import glob
 import json
 import os
 import platform
@@ -739,7 +740,11 @@ def benchout(results, variants):
 
 
 def write_benchout(results, variants, outdir):
-    """Write benchout-VARIANT.json into OUTDIR; returns their names."""
+    """Write benchout-VARIANT.json into OUTDIR, and remove those of
+    variants that are not in this run (a report must not sit beside
+    another run's files); returns their names."""
+    for old in glob.glob(os.path.join(outdir, "benchout-*.json")):
+        os.remove(old)
     names = []
     for v, d in benchout(results, variants).items():
         names.append("benchout-%s.json" % v)

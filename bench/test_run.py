@@ -285,6 +285,19 @@ class BenchoutTest(unittest.TestCase):
             self.assertRegex(f, fpat)
             self.assertRegex(var, vpat)
 
+    def test_write_benchout_leaves_no_other_runs_files(self):
+        """A variant of an earlier run in the same directory (step4) must
+        not stay beside this run's files."""
+        with tempfile.TemporaryDirectory() as out:
+            for stale in ("benchout-step4.json", "benchout-stock.json"):
+                with open(os.path.join(out, stale), "w") as f:
+                    f.write("{}")
+            names = run.write_benchout(self.results(), ["stock", "patched"], out)
+            self.assertEqual(sorted(os.listdir(out)), sorted(names))
+            self.assertEqual(sorted(names), ["benchout-patched.json", "benchout-stock.json"])
+            with open(os.path.join(out, "benchout-stock.json")) as f:
+                self.assertIn("functions", json.load(f))
+
 
 FAKE_CC = r"""#!/bin/sh
 # Writes, as the program -o names, one that prints a fixed result line.
