@@ -47,4 +47,17 @@ bench_count (struct bench_thread *self)
                          memory_order_relaxed);
 }
 
+/* ITERS steps of a computation that the compiler cannot remove: the work
+   a thread does on an item outside any lock.  */
+static inline unsigned long
+bench_work (unsigned long seed, unsigned int iters)
+{
+  for (unsigned int i = 0; i < iters; i++)
+    {
+      seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+      __asm__ ("" : "+r" (seed));
+    }
+  return seed;
+}
+
 #endif

@@ -44,6 +44,49 @@ CONDVAR_GLIBC_BENCH = "pthread-locks"
 # The groups that are not cases of bench/cases/.
 EXTERNAL = ("glibc", "stress-ng")
 Plan = collections.namedtuple("Plan", "cfgs glibc stress_ng named")
+# A benchmark case: its file bench/cases/NAME.c, its group in the report,
+# and the (threads, param) pairs it runs with by default and with
+# BENCH=quick ([]: not in quick).
+Case = collections.namedtuple("Case", "name group runs quick")
+
+
+def pairs(threads, params=("",)):
+    """Each thread count with each param; {h} in a param is half the
+    thread count (producers:consumers)."""
+    return [(n, p.format(h=n // 2)) for n in threads for p in params]
+
+
+# Below and above the number of CPUs, and at it.
+_CREATE = pairs(sorted(set(CREATORS + [os.cpu_count() or 1])))
+_PC = ("{h}:{h}:signal", "{h}:{h}:broadcast")
+_SYNC = ("spin", "yield", "futex")
+# Every case, one entry each: a new case is its file and a line here.
+CASES = [
+    Case("create-join", "create-join", _CREATE, pairs([1, 2, 8, 120])),
+    Case("clone-floor", "create-join", _CREATE, pairs([1, 2, 8, 120])),
+    Case("seed-work", "seed",
+         [(40, "direct"), (40, "direct+idle1000"), (40, "spawn"),
+          (120, "spawn"), (500, "spawn")],
+         [(40, "direct"), (40, "spawn")]),
+    Case("cond-queue", "condvar", pairs([2, 8, 32, 128], _PC),
+         pairs([2, 32], _PC[:1])),
+    Case("cond-event", "condvar", pairs([2, 4, 16, 64]), pairs([4])),
+    Case("cond-handoff", "condvar", pairs([2, 8, 32, 128], _PC),
+         pairs([2, 32], _PC[:1])),
+    Case("cond-pingpong", "condvar", pairs([2, 8, 32]), pairs([2, 8])),
+    Case("cond-fanout", "condvar", pairs([2, 4, 16, 64]), pairs([4])),
+    Case("cond-signal-empty", "condvar", pairs([1, 2]), []),
+    Case("syncpoint", "syncpoint", pairs(SYNC_N, _SYNC), pairs([2, 8], _SYNC)),
+    # The exit-time release of stack memory (issue 6, patch 4): rate and
+    # RSS with an empty thread body and one that uses 256 KiB of its
+    # stack; on request, with VARIANTS naming the variants to compare
+    # (e.g. "stock patched noadvise").
+    Case("create-join", "stack-advise",
+         pairs([2, 40, 500], ("touch=0", "touch=256", "frame=256")), []),
+]
+# The groups that run only when named (or with BENCH=full).
+ON_REQUEST = ("stack-advise",)
+GROUPS = list(dict.fromkeys(c.group for c in CASES)) + list(EXTERNAL)
 
 
 def plan(mode):
@@ -53,48 +96,23 @@ def plan(mode):
     run ("" for none); stress_ng, whether stress-ng --pthread runs; named,
     the groups and cases MODE names ([] for default, quick and full)."""
     quick = mode == "quick"
-    # Below and above the number of CPUs, and at it.
-    creators = [1, 2, 8, 120] if quick else sorted(set(CREATORS + [os.cpu_count() or 1]))
-    cfgs = []
-    for n in creators:
-        cfgs.append(("create-join", "create-join", n, ""))
-        cfgs.append(("create-join", "clone-floor", n, ""))
-    seeds = [(40, "direct"), (40, "spawn")] if quick else [
-        (40, "direct"), (40, "direct+idle1000"), (40, "spawn"),
-        (120, "spawn"), (500, "spawn")]
-    for n, p in seeds:
-        cfgs.append(("seed", "seed-work", n, p))
-    for pc in ([1, 16] if quick else [1, 4, 16, 64]):
-        for how in ("signal", "broadcast"):
-            cfgs.append(("condvar", "cond-pc", 2 * pc, "%d:%d:%s" % (pc, pc, how)))
-    for n in ([2, 8] if quick else [2, 8, 32]):
-        cfgs.append(("condvar", "cond-pingpong", n, ""))
-    for n in ([4] if quick else [2, 4, 16, 64]):
-        cfgs.append(("condvar", "cond-fanout", n, ""))
-    for n in ([2, 8] if quick else SYNC_N):
-        for how in ("spin", "yield", "futex"):
-            cfgs.append(("syncpoint", "syncpoint", n, how))
+    cfgs = [(c.group, c.name, n, p) for c in CASES
+            for n, p in (c.quick if quick else c.runs)]
     if mode in ("default", "quick"):
+        cfgs = [c for c in cfgs if c[0] not in ON_REQUEST]
         return Plan(cfgs, "" if quick else GLIBC_BENCH, True, [])
-    # The exit-time release of stack memory (issue 6, patch 4): rate and RSS
-    # with an empty thread body and one that uses 256 KiB of its stack.
-    # Run on request (BENCH=stack-advise, or full), with VARIANTS naming the
-    # variants to compare (e.g. "stock patched noadvise").
-    for n in [2, 40, 500]:
-        for param in ("touch=0", "touch=256", "frame=256"):
-            cfgs.append(("stack-advise", "create-join", n, param))
     if mode == "full":
         return Plan(cfgs, GLIBC_BENCH, True, [])
     names = mode.split(",")
     unknown = [n for n in names if n not in EXTERNAL
                and not any(n in (c[0], c[1]) for c in cfgs)]
     if unknown:
-        sys.exit("run.py: no benchmark named '%s' (groups: create-join, seed, "
-                 "condvar, syncpoint, stack-advise, glibc, stress-ng; cases: %s)"
-                 % (",".join(unknown), ", ".join(sorted(cases()))))
-    # A case names its runs outside stack-advise; the group, those in it.
+        sys.exit("run.py: no benchmark named '%s' (groups: %s; cases: %s)"
+                 % (",".join(unknown), ", ".join(GROUPS), ", ".join(sorted(cases()))))
+    # A case names its runs outside the groups run on request; the group,
+    # those in it.
     cfgs = [c for c in cfgs if c[0] in names
-            or (c[1] in names and c[0] != "stack-advise")]
+            or (c[1] in names and c[0] not in ON_REQUEST)]
     glibc = GLIBC_BENCH if "glibc" in names else \
         CONDVAR_GLIBC_BENCH if "condvar" in names else ""
     return Plan(cfgs, glibc, "stress-ng" in names, names)

@@ -91,6 +91,23 @@ class PlanTest(unittest.TestCase):
         self.assertEqual(sorted({c[3] for c in p.cfgs}),
                          ["frame=256", "touch=0", "touch=256"])
 
+    def test_every_case_file_has_one_table_entry(self):
+        # A case is its file plus its entries in CASES: neither without
+        # the other.
+        self.assertEqual(sorted(run.cases()), sorted({c.name for c in run.CASES}))
+
+    def test_quick_is_a_subset_of_default_shapes(self):
+        for c in run.CASES:
+            self.assertTrue(c.runs, c.name)
+            for n, p in c.runs + c.quick:
+                self.assertGreater(n, 0, c.name)
+                self.assertNotIn("{", p, c.name)
+
+    def test_pc_params_split_the_threads(self):
+        p = run.plan("cond-queue")
+        self.assertIn(("condvar", "cond-queue", 32, "16:16:signal"), p.cfgs)
+        self.assertIn(("condvar", "cond-queue", 128, "64:64:broadcast"), p.cfgs)
+
     def test_unknown_name_exits(self):
         with self.assertRaises(SystemExit) as e:
             run.plan("create-join,nosuch")
@@ -235,9 +252,9 @@ class BenchoutTest(unittest.TestCase):
     def results(self):
         return [result("stock", 0, 100.0, ops=50), result("patched", 0, 200.0),
                 result("stock", 1, 50.0, ops=50), result("patched", 1, 250.0),
-                result("stock", 0, 10.0, case="cond-pc", group="condvar",
+                result("stock", 0, 10.0, case="cond-handoff", group="condvar",
                        param="1:1:signal"),
-                result("patched", 0, 20.0, case="cond-pc", group="condvar",
+                result("patched", 0, 20.0, case="cond-handoff", group="condvar",
                        param="1:1:signal"),
                 result("stock", 0, 10.0, case="seed-work", group="seed",
                        param="direct+idle1000"),
@@ -251,14 +268,14 @@ class BenchoutTest(unittest.TestCase):
         self.assertEqual(sorted(docs), ["patched", "stock"])
         st = docs["stock"]
         self.assertEqual(st["timing_type"], "ns_per_op")
-        self.assertEqual(sorted(st["functions"]), ["cond_pc", "create_join"])
-        self.assertEqual(list(st["functions"]["cond_pc"]), ["threads=4,1_1_signal"])
+        self.assertEqual(sorted(st["functions"]), ["cond_handoff", "create_join"])
+        self.assertEqual(list(st["functions"]["cond_handoff"]), ["threads=4,1_1_signal"])
         cj = st["functions"]["create_join"]["threads=4"]
         # 50 ops at 100/s and 50 ops at 50/s: 1.5 s for 100 ops.
         self.assertEqual(cj["timings"], [1e7, 2e7])
         self.assertEqual((cj["iterations"], cj["duration"]), (100, 1.5e9))
         self.assertEqual((cj["mean"], cj["min"], cj["max"]), (1.5e7, 1e7, 2e7))
-        self.assertEqual(sorted(docs["patched"]["functions"]), ["cond_pc", "create_join"])
+        self.assertEqual(sorted(docs["patched"]["functions"]), ["cond_handoff", "create_join"])
 
     @unittest.skipUnless(importlib.util.find_spec("jsonschema"), "needs jsonschema")
     def test_valid_against_glibcs_schema(self):

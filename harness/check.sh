@@ -45,6 +45,33 @@ selected_tests () {
     | tr ' ' '\n' | grep -v '^$' | grep -E "^($re)\$"
 }
 
+# cond_legacy_coverage VARIANT: one .sum line saying whether every nptl
+# test whose binary waits on a condvar (calls pthread_cond_wait,
+# pthread_cond_timedwait, pthread_cond_clockwait, cnd_wait or
+# cnd_timedwait) is in the list that nptl/Makefile runs again in the
+# legacy condvar mode (tests-cond-legacy), apart from the tests that set
+# the mode themselves (*cond-legacy*).  UNSUPPORTED for a glibc without the
+# mode.  Only the tests built so far are looked at.
+cond_legacy_coverage () {
+  local v=$1 obj src listed t missing=()
+  obj=$(variant_dir "$v" obj) src=$(variant_dir "$v" src)
+  listed=" $(in_env "$src/nptl" make -r -s -f Makefile -f "$TOP/harness/print-var.mk" \
+    objdir="$obj" subdir=nptl ..=../ print-cond-legacy 2>/dev/null) "
+  if ! grep -q 'cond_legacy' "$src/sysdeps/nptl/dl-tunables.list" 2>/dev/null; then
+    echo "UNSUPPORTED: nptl/cond-legacy-coverage: no glibc.pthread.cond_legacy in this glibc"
+    return
+  fi
+  for t in $(selected_tests "$v" nptl '.*'); do
+    [ -f "$obj/nptl/$t" ] || continue
+    case $t in *cond-legacy*) continue ;; esac
+    nm "$obj/nptl/$t" 2>/dev/null \
+      | grep -qE ' [UTW] (__)?(pthread_cond_(timed|clock)?wait|cnd_(timed)?wait)(@|$)' \
+      && [[ $listed != *" $t "* ]] && missing+=("$t")
+  done
+  if [ ${#missing[@]} = 0 ]; then echo "PASS: nptl/cond-legacy-coverage"
+  else echo "FAIL: nptl/cond-legacy-coverage: not run in the legacy mode: ${missing[*]}"; fi
+}
+
 # run_tests VARIANT SUBDIR JOBS TEST...: make the tests' .out files.
 run_tests () {
   local sub=$2 j=$3 obj src t targets=()
@@ -89,6 +116,7 @@ glibc_tests () {
       for t in "${tests[@]}"; do result_of "$v" "$sub" "$t"; done >> "$sum.tmp"
     done < "${SELECTION:-$TOP/harness/check-selection}"
   fi
+  cond_legacy_coverage "$v" >> "$sum.tmp"
   rerun_failures "$out/glibc-$v" glibc_rerun "$v"
 }
 

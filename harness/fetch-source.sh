@@ -42,26 +42,11 @@ from_local () {
 }
 
 from_debian () {
-  local suite=$1 apt mirror ver sha deb want
+  local suite=$1 apt ver sha deb want
   apt=$BUILD/apt/$suite
-  command -v apt-get >/dev/null || die "apt-get not found: fetching glibc-source needs a Debian-like host (or give GLIBC_SRC=/path)"
-  # Debian's archive key, to check the suite's Release file (on Ubuntu too).
-  ensure_tools debian-keyring
-  mirror=$(debian_mirror) || exit 1
-  mkdir -p "$apt/etc/sources.list.d" "$apt/etc/preferences.d" \
-           "$apt/state/lists/partial" "$apt/cache/archives/partial" "$CACHE/debs"
-  : > "$apt/state/status"
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
-    > "$apt/etc/sources.list"
-  local opts=(-o "Dir::Etc::SourceList=$apt/etc/sources.list"
-              -o "Dir::Etc::SourceParts=$apt/etc/sources.list.d"
-              -o "Dir::Etc::PreferencesParts=$apt/etc/preferences.d"
-              -o "Dir::State=$apt/state" -o "Dir::State::status=$apt/state/status"
-              -o "Dir::Cache=$apt/cache" -o "APT::Sandbox::User=root"
-              -o "Debug::NoLocking=1" -q)
-  note "apt update ($suite, private configuration in $apt)"
-  apt-get "${opts[@]}" update > "$apt/update.log" 2>&1 \
-    || die "apt-get update for $suite failed (see $apt/update.log); is the Debian archive reachable?"
+  mkdir -p "$CACHE/debs"
+  private_apt "$suite"
+  local opts=("${APT_OPTS[@]}")
   ver=${GLIBC_DEB_VERSION:-$(apt-cache "${opts[@]}" show glibc-source 2>/dev/null \
         | awk '/^Version:/ { print $2; exit }')}
   [ -n "$ver" ] || die "Debian $suite has no glibc-source package"

@@ -62,6 +62,52 @@ debian_mirror () {
   echo "${m%/}"
 }
 
+# private_apt SUITE: an apt configuration of our own for Debian SUITE under
+# $BUILD/apt/SUITE (binary and source indexes, own lists, status and cache;
+# the machine's apt sources and state are never touched), updated; its
+# options are left in APT_OPTS for apt-get and apt-cache.  apt checks the
+# indexes against the suite's signed Release file (Debian's archive key),
+# and what it downloads against the indexes.
+private_apt () {
+  local suite=$1 apt mirror
+  apt=$BUILD/apt/$suite
+  command -v apt-get >/dev/null || die "apt-get not found: fetching from Debian needs a Debian-like host"
+  ensure_tools debian-keyring
+  mirror=$(debian_mirror) || exit 1
+  mkdir -p "$apt/etc/sources.list.d" "$apt/etc/preferences.d" \
+           "$apt/state/lists/partial" "$apt/cache/archives/partial"
+  : > "$apt/state/status"
+  local key=/usr/share/keyrings/debian-archive-keyring.gpg
+  printf 'deb [signed-by=%s] %s %s main\ndeb-src [signed-by=%s] %s %s main\n' \
+    "$key" "$mirror" "$suite" "$key" "$mirror" "$suite" > "$apt/etc/sources.list"
+  APT_OPTS=(-o "Dir::Etc::SourceList=$apt/etc/sources.list"
+            -o "Dir::Etc::SourceParts=$apt/etc/sources.list.d"
+            -o "Dir::Etc::PreferencesParts=$apt/etc/preferences.d"
+            -o "Dir::State=$apt/state" -o "Dir::State::status=$apt/state/status"
+            -o "Dir::Cache=$apt/cache" -o "APT::Sandbox::User=root"
+            -o "Debug::NoLocking=1" -q)
+  note "apt update ($suite, private configuration in $apt)"
+  apt-get "${APT_OPTS[@]}" update > "$apt/update.log" 2>&1 \
+    || die "apt-get update for $suite failed (see $apt/update.log); is the Debian archive reachable?"
+}
+
+# fetch_source_package SUITE PACKAGE DIR: the files of Debian source package
+# PACKAGE (.dsc, .orig.tar.*, .debian.tar.*) into DIR, checked by apt
+# against the signed Sources index; nothing is unpacked.  Kept when DIR
+# already holds a .dsc of the version the index names.
+fetch_source_package () {
+  local suite=$1 pkg=$2 dir=$3 ver
+  private_apt "$suite"
+  ver=$(apt-cache "${APT_OPTS[@]}" showsrc "$pkg" 2>/dev/null | awk '/^Version:/ { print $2; exit }')
+  [ -n "$ver" ] || die "Debian $suite has no source package $pkg"
+  mkdir -p "$dir"
+  [ -f "$dir/${pkg}_${ver#*:}.dsc" ] && return 0
+  note "downloading the source package $pkg $ver ($suite)"
+  (cd "$dir" && apt-get "${APT_OPTS[@]}" source --download-only "$pkg=$ver") \
+    > "$dir/download.log" 2>&1 \
+    || die "download of the source package $pkg $ver failed (see $dir/download.log)"
+}
+
 # The variants built, and those a command acts on when none is named (the
 # Makefile's VARIANTS reads this).  Another NAME is the opt-in series.NAME.
 DEFAULT_VARIANTS="stock patched"

@@ -4,3 +4,9 @@
 print-tests:
 	@echo $(sort $(tests) $(tests-internal) $(tests-static) \
 	  $(patsubst $(objpfx)%.out,%,$(filter $(objpfx)%.out,$(tests-special))))
+
+# The tests that nptl/Makefile runs again with glibc.pthread.cond_legacy=1
+# (empty where the series does not have it).
+.PHONY: print-cond-legacy
+print-cond-legacy:
+	@echo $(sort $(tests-cond-legacy))

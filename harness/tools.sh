@@ -35,6 +35,7 @@ ccache      cmd:ccache          ccache              =
 perl        cmd:perl            perl                =
 runtest     cmd:runtest         dejagnu             =
 gdb         cmd:gdb             gdb                 =
+qemu-x86_64 cmd:qemu-x86_64     qemu-user           =
 docker      run:docker_info     docker.io           =
 dockerd     cmd:dockerd         docker.io           =
 debootstrap cmd:debootstrap     debootstrap         =

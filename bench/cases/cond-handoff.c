@@ -1,5 +1,9 @@
-/* Bounded producer/consumer queue on one mutex and two condition
-   variables.  -p P:C:signal or P:C:broadcast; the thread count must be
+/* Degenerate, on purpose: a bounded queue (16 items) on one mutex and two
+   condition variables whose threads take the mutex once and release it
+   only inside pthread_cond_wait, doing nothing else.  The mutex is never
+   free, so every item is a condvar hand-off under contention: the
+   condvar's worst case, not a pattern of use (cond-queue is the thread
+   pool shape).  -p P:C:signal or P:C:broadcast; the thread count must be
    P + C.  One operation is one item consumed.  */
 #include "../bench.h"
 #include <pthread.h>
@@ -24,7 +28,7 @@ setup (int n, const char *param)
       || p < 1 || c < 1 || p + c != n
       || (strcmp (how, "signal") != 0 && strcmp (how, "broadcast") != 0))
     {
-      fprintf (stderr, "cond-pc: -p P:C:signal|broadcast with P + C = -t\n");
+      fprintf (stderr, "cond-handoff: -p P:C:signal|broadcast with P + C = -t\n");
       return 2;
     }
   producers = p;
@@ -82,4 +86,4 @@ wake (void)
   pthread_mutex_unlock (&lock);
 }
 
-const struct bench_case bench_case = { "cond-pc", "item", setup, run, wake };
+const struct bench_case bench_case = { "cond-handoff", "item", setup, run, wake };

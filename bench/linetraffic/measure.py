@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Cache-line transfers per operation, by field, without hardware counters.
+
+    measure.py --build BUILD/BASE --out DIR [--line 64] [--seconds S] VARIANT...
+
+Each condvar benchmark of bench/cases/ named in CONFIGS is built for each
+variant (its sysroot's cc, not position-independent, so that its objects
+have fixed addresses) and run under qemu-user with the TCG plugin lines.c
+(see there for the model).  The plugin is given the benchmark's data and
+bss objects: every pthread_cond_t and pthread_mutex_t field by field (from
+the variant's own debug information, so each layout is seen as it is),
+anything else by symbol.  The result, DIR/lines.json and DIR/lines.md:
+transfers (and false-sharing transfers) per operation for each field, and
+the total, per variant and configuration.  Emulated timings are not
+performance; only the counts are reported.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(TOP, "bench"))
+import run  # noqa: E402  (variant layout, tunables)
+
+# (case, threads, param): the queue at 1:1, 4:4 and 16:16, the broadcast
+# fan-out, the event, and the degenerate hand-off for reference.
+CONFIGS = [
+    ("cond-queue", 2, "1:1:signal"),
+    ("cond-queue", 8, "4:4:signal"),
+    ("cond-queue", 32, "16:16:signal"),
+    ("cond-fanout", 8, ""),
+    ("cond-event", 8, ""),
+    ("cond-handoff", 8, "4:4:signal"),
+]
+TYPES = {"pthread_cond_t": "struct __pthread_cond_s",
+         "pthread_mutex_t": "struct __pthread_mutex_s"}
+
+
+def sh(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        sys.exit("measure.py: %s failed:\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
+    return r.stdout
+
+
+def qemu_include():
+    """The directory holding qemu-plugin.h: QEMU_PLUGIN_INCLUDE, or the
+    one fetch-qemu-plugin-header put under the build tree."""
+    d = os.environ.get("QEMU_PLUGIN_INCLUDE", "")
+    if d and os.path.exists(os.path.join(d, "qemu-plugin.h")):
+        return d
+    sys.exit("measure.py: no qemu-plugin.h (QEMU_PLUGIN_INCLUDE=%r); "
+             "run 'make linetraffic', which fetches it" % d)
+
+
+def build_plugin(out):
+    so = os.path.join(out, "lines.so")
+    sh(["gcc", "-O2", "-Wall", "-shared", "-fPIC", "-I", qemu_include(),
+        "-o", so, os.path.join(HERE, "lines.c")])
+    return so
+
+
+def fields(exe, struct):
+    """The top-level members of STRUCT in EXE's debug information (gdb's
+    ptype /o), as (name, offset, size); an array is split into its
+    elements.  A member that is itself an anonymous struct spans the lines
+    between its "{" and the "}" that names it."""
+    text = sh(["gdb", "-batch", "-nx", "-ex", "ptype /o " + struct, exe])
+    members, depth = [], 0
+    for line in text.splitlines():
+        m = re.match(r"\s*/\*\s*(\d+)\s*\|\s*(\d+)\s*\*/\s*(.*)$", line)
+        body = m.group(3) if m else line.strip()
+        if m and depth == 1:
+            named = re.search(r"(\w+)((?:\[\d+\])*)\s*(?:__attribute__.*)?;$", body)
+            members.append([named.group(1) + named.group(2) if named else None,
+                            int(m.group(1)), int(m.group(2))])
+        elif depth == 2 and body.startswith("}") and members and members[-1][0] is None:
+            named = re.search(r"}\s*(\w+)((?:\[\d+\])*)\s*;", body)
+            members[-1][0] = named.group(1) + named.group(2) if named else "?"
+        depth += body.count("{") - body.count("}")
+    res = []
+    for name, off, size in members:
+        dims = [int(d) for d in re.findall(r"\[(\d+)\]", name)]
+        base = re.sub(r"\[.*", "", name)
+        if len(dims) == 1 and dims[0] > 1 and size % dims[0] == 0:
+            step = size // dims[0]
+            res += [("%s[%d]" % (base, i), off + i * step, step) for i in range(dims[0])]
+        else:
+            res.append((base, off, size))
+    return res
+
+
+def label_map(exe, path):
+    """Write the plugin's map for EXE: its data and bss objects, cond and
+    mutex fields one by one."""
+    syms = []
+    for line in sh(["nm", "-S", "--defined-only", exe]).splitlines():
+        p = line.split()
+        if len(p) == 4 and p[2] in "bBdD" and int(p[1], 16) > 0 and "@" not in p[3]:
+            syms.append((int(p[0], 16), int(p[1], 16), p[3]))
+    syms.sort()
+    # One "whatis" per symbol, each answer after a marker of its own (a
+    # symbol gdb cannot type answers nothing).
+    whatis = sh(["gdb", "-batch", "-nx"]
+                + sum((["-ex", "echo @@%d\\n" % i, "-ex", "whatis " + s[2]]
+                       for i, s in enumerate(syms)), []) + [exe])
+    found = dict(re.findall(r"^@@(\d+)\ntype = (.*)$", whatis, re.M))
+    types = [found.get(str(i), "") for i in range(len(syms))]
+    layout = {t: fields(exe, s) for t, s in TYPES.items()}
+    rows = []
+    for (addr, size, name), typ in zip(syms, types):
+        # Arrays of condvars (cond-signal-empty's union) are left whole.
+        if typ in layout:
+            for f, off, fsize in layout[typ]:
+                rows.append((addr + off, fsize, "%s.%s" % (name, f)))
+        else:
+            rows.append((addr, size, name))
+    rows.sort()
+    with open(path, "w") as f:
+        for a, s, n in rows:
+            f.write("%x %d %s\n" % (a, s, n))
+    return rows
+
+
+def measure(variant, builddir, out, plugin, line, seconds):
+    cc = run.variant_dir(builddir, variant, "cc")
+    if not os.access(cc, os.X_OK):
+        sys.exit("measure.py: no sysroot for %s (%s); run 'make sysroot VARIANTS=%s'"
+                 % (variant, cc, run.sysroot(variant)))
+    d = os.path.join(out, run.sysroot(variant))
+    os.makedirs(d, exist_ok=True)
+    results = []
+    for case, n, param in CONFIGS:
+        exe = os.path.join(d, case)
+        if not os.path.exists(exe):
+            sh([cc, "-O2", "-g", "-no-pie", "-pthread", "-o", exe,
+                os.path.join(TOP, "bench", "driver.c"),
+                os.path.join(TOP, "bench", "cases", case + ".c")])
+            label_map(exe, exe + ".map")
+        tag = "%s-%d-%s-%s" % (case, n, param.replace(":", "_") or "x",
+                               variant.replace("@", "_").replace("=", "_"))
+        res = os.path.join(d, tag + ".lines")
+        env = dict(os.environ)
+        t = run.tunables(variant)
+        if t:
+            env["QEMU_SET_ENV"] = "GLIBC_TUNABLES=" + t
+        cmd = ["qemu-x86_64", "-plugin", "%s,map=%s,out=%s,line=%d"
+               % (plugin, exe + ".map", res, line),
+               exe, "-t", str(n), "-w", "0", "-d", str(seconds), "-i",
+               str(seconds / 5)] + (["-p", param] if param else [])
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+        if r.returncode != 0:
+            sys.exit("measure.py: %s: %s" % (" ".join(cmd), r.stderr))
+        ops = json.loads(r.stdout.strip().splitlines()[-1])["ops_total"]
+        per = {}
+        for l in open(res):
+            p = l.split()
+            if p[0] in ("LINE", "UNCOUNTED"):
+                continue
+            per[p[0]] = {"accesses": int(p[1]), "transfers": int(p[3]),
+                         "false": int(p[4])}
+        results.append({"variant": variant, "case": case, "threads": n,
+                        "param": param, "ops": ops, "line": line, "fields": per})
+        print("%-34s %-14s t=%-3d ops %7d  transfers/op %6.2f  false/op %5.2f"
+              % (variant, case + " " + param, n, ops,
+                 per["TOTAL"]["transfers"] / max(ops, 1),
+                 per["TOTAL"]["false"] / max(ops, 1)), flush=True)
+    return results
+
+
+def report(results, variants, path, line):
+    out = ["# Cache-line transfers per operation (qemu-user TCG plugin, %d-byte lines)" % line, "",
+           "Counted by `bench/linetraffic/lines.c`: a read of a line another thread "
+           "holds modified, or a write to a line other threads hold, is one transfer; "
+           "`false` = the bytes accessed do not overlap those the other thread last "
+           "accessed on that line (false sharing).  Per operation of the case "
+           "(an item, a wake-up, a round).  Emulated, so no timings.", ""]
+    for case, n, param in CONFIGS:
+        rows = [r for r in results if (r["case"], r["threads"], r["param"]) == (case, n, param)]
+        if not rows:
+            continue
+        out += ["## %s %s, %d threads" % (case, param, n), ""]
+        hdr = ["field"] + ["%s transfers/op (false)" % r["variant"] for r in rows]
+        out += ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
+        names = sorted({k for r in rows for k, v in r["fields"].items()
+                        if v["transfers"] and k != "TOTAL"},
+                       key=lambda k: -max(r["fields"].get(k, {"transfers": 0})["transfers"]
+                                          / max(r["ops"], 1) for r in rows))
+        for k in names + ["TOTAL"]:
+            cells = [k]
+            for r in rows:
+                v = r["fields"].get(k)
+                cells.append("%.2f (%.2f)" % (v["transfers"] / max(r["ops"], 1),
+                                              v["false"] / max(r["ops"], 1)) if v else "-")
+            out.append("| " + " | ".join(cells) + " |")
+        out.append("")
+    with open(path, "w") as f:
+        f.write("\n".join(out))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--line", type=int, default=64)
+    ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("variants", nargs="+")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    plugin = build_plugin(a.out)
+    results = []
+    for v in a.variants:
+        results += measure(v, a.build, a.out, plugin, a.line, a.seconds)
+    with open(os.path.join(a.out, "lines-%d.json" % a.line), "w") as f:
+        json.dump(results, f, indent=1)
+    report(results, a.variants, os.path.join(a.out, "lines-%d.md" % a.line), a.line)
+    print("report: %s" % os.path.join(a.out, "lines-%d.md" % a.line))
+
+
+if __name__ == "__main__":
+    main()

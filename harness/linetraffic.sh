@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# make linetraffic: cache-line transfers per operation, by pthread_cond_t
+# field, for each variant (VARIANTS, default: stock, the legacy mode and the
+# padded layouts), counted under qemu-user by bench/linetraffic/lines.c at
+# 64- and 128-byte lines.  No hardware counters needed.
+#
+# The plugin is compiled against qemu-plugin.h from Debian's qemu source
+# package of the suite this machine runs (it must match the qemu-user that
+# loads it), fetched with the private apt configuration (lib.sh).
+# Output: $BUILD/linetraffic/<base>/lines-{64,128}.{md,json}.
+. "$(dirname "$0")/lib.sh"
+
+ensure_tools qemu-x86_64 gdb python3 gcc
+[ "$(uname -m)" = x86_64 ] || die "make linetraffic runs x86_64 benchmarks under qemu-x86_64; this machine is $(uname -m)"
+out=$BUILD/linetraffic
+inc=$out/include
+if ! [ -f "$inc/qemu-plugin.h" ]; then
+  suite=$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-bookworm}")
+  [ "$(distro)" = debian ] || suite=bookworm
+  fetch_source_package "$suite" qemu "$CACHE/src/qemu"
+  orig=$(ls "$CACHE"/src/qemu/qemu_*.orig.tar.* 2>/dev/null | head -n1)
+  [ -n "$orig" ] || die "no qemu .orig tarball in $CACHE/src/qemu"
+  mkdir -p "$inc.new"
+  tar -xaf "$orig" -C "$inc.new" --wildcards --strip-components=3 '*/include/qemu/qemu-plugin.h' \
+    || die "$orig has no include/qemu/qemu-plugin.h"
+  rm -rf "$inc" && mv "$inc.new" "$inc"
+fi
+[ $# -gt 0 ] || set -- stock patched@cond_legacy=1 padded-roles padded-slots
+# The sysroots: built (or brought up to date) as make sysroot would.
+"$TOP/harness/build.sh" $(for v in "$@"; do sysroot_of "$v"; done | sort -u) || exit 1
+for line in 64 128; do
+  QEMU_PLUGIN_INCLUDE=$inc "$TOP/bench/linetraffic/measure.py" --build "$(base_dir)" \
+    --out "$out/$BASE" --line "$line" "$@" || exit 1
+done
