@@ -203,7 +203,29 @@ abi_tests () {
   fi
 }
 
+# posix_tests VARIANT: the pthread_cond subset of the Open POSIX Test Suite
+# (Debian's posixtestsuite source package), in both condvar modes.
+posix_tests () {
+  "$TOP/harness/posixtests.py" --src "$posix_src" --cc "$(variant_dir "$1" cc)" \
+    --out "$out/posix-$1" --jobs "$(jobs)" > "$out/posix-$1.sum.tmp"
+  rerun_failures "$out/posix-$1" posix_rerun "$1"
+}
+
+# posix_rerun VARIANT posix/INTERFACE/TEST[/cond_legacy]: that one again.
+posix_rerun () {
+  "$TOP/harness/posixtests.py" --src "$posix_src" --cc "$(variant_dir "$1" cc)" \
+    --out "$out/posix-$1" --jobs 1 --only "$2"
+}
+
 ensure_tools runtest
+posix_src=$BUILD/posixtestsuite
+if ! [ -d "$posix_src/conformance" ]; then
+  fetch_source_package bookworm posixtestsuite "$CACHE/src/posixtestsuite"
+  rm -rf "$posix_src.new" && mkdir -p "$posix_src.new"
+  tar -xaf "$CACHE"/src/posixtestsuite/posixtestsuite_*.orig.tar.* -C "$posix_src.new" \
+    --strip-components=1 || die "cannot unpack the posixtestsuite source"
+  mv "$posix_src.new" "$posix_src"
+fi
 
 : > "$out/times"
 rc=0
@@ -212,12 +234,13 @@ phase "harness self-test (make selftest)" env NPTL_SCALE_CC="$(variant_dir stock
   || { echo "FAIL: harness self-test (see $out/selftest.log)"; rc=1; }
 phase "smoke test ($*)" "$TOP/harness/smoke.sh" "$@" | tee "$out/smoke.sum" || rc=1
 # The kinds of results compared, stock against each other variant.
-KINDS="glibc dejagnu abi"
+KINDS="glibc dejagnu posix abi"
 # Stock's abi part first: the others are compared with its results.
 phase "ABI of the pthread types, stock" abi_tests stock > "$out/abi-stock.sum"
 for v in "$@"; do
   phase "glibc tests ($CHECK), $v" glibc_tests "$v"
   phase "DejaGnu suite, $v" dejagnu_tests "$v"
+  phase "Open POSIX Test Suite, pthread_cond (both modes), $v" posix_tests "$v"
   [ "$v" = stock ] \
     || phase "ABI of the pthread types, $v" abi_tests "$v" > "$out/abi-$v.sum"
 done

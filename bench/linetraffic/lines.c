@@ -1,7 +1,7 @@
 /* A QEMU TCG plugin that counts cache-line transfers between threads,
    for memory that a map file labels, without hardware counters.
 
-     qemu-x86_64 -plugin lines.so,map=MAP,out=OUT[,line=64] PROGRAM...
+     qemu-x86_64 -plugin lines.so,map=MAP,out=OUT[,line=64][,yield=1] PROGRAM...
 
    In user mode every guest thread is a vCPU of its own, so an access by
    one vCPU to a line that another vCPU wrote since this one last held it
@@ -18,15 +18,19 @@
    Each transfer is charged to the labelled field that the access touched,
    and classified: "true" if the field overlaps the bytes that the other
    vCPU last accessed on that line (the data itself moved), "false"
-   otherwise (false sharing: the line moved for a neighbour).
+   otherwise (false sharing: the line moved for a neighbour), and a false
+   one again as inside one object (the other access was to another field
+   of the same object: "cond.__wseq" and "cond.__g_signals[0]") or
+   between objects.
 
    MAP: one line per labelled range, "HEXADDR SIZE LABEL", sorted by
    address, non-overlapping; all of them must lie within one window of
    at most 64 MiB.  OUT: one line per label that took part,
-   "LABEL accesses writes transfers false_transfers", then a total.  */
+   "LABEL accesses writes transfers false false_inside", then a total.  */
 
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +45,9 @@ struct label
 {
   uint64_t lo, hi;
   char *name;
-  uint64_t accesses, writes, transfers, false_transfers;
+  /* The object: NAME up to its first '.' ("cond.__wseq" -> "cond").  */
+  size_t object_len;
+  uint64_t accesses, writes, transfers, false_transfers, false_inside;
 };
 
 /* One access to a line: by whom, and which bytes.  */
@@ -49,6 +55,7 @@ struct rec
 {
   int vcpu;
   uint64_t lo, hi;
+  struct label *label;
 };
 
 struct line
@@ -70,6 +77,7 @@ static struct line *lines;
 static uint64_t beyond_vcpus;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *out_path;
+static int yield_each;
 
 static struct label *
 find_label (uint64_t addr)
@@ -113,7 +121,14 @@ access_line (unsigned int v, uint64_t addr, unsigned int size, int store)
     {
       lab->transfers++;
       if (addr + size <= other->lo || addr >= other->hi)
-        lab->false_transfers++;
+        {
+          lab->false_transfers++;
+          /* False sharing between two fields of one object, or with
+             another object on the line.  */
+          if (other->label != NULL && other->label->object_len == lab->object_len
+              && memcmp (other->label->name, lab->name, lab->object_len) == 0)
+            lab->false_inside++;
+        }
     }
   if (store)
     {
@@ -125,7 +140,7 @@ access_line (unsigned int v, uint64_t addr, unsigned int size, int store)
   l->holders[v / 64] |= 1ull << (v % 64);
   if (l->rec[0].vcpu != (int) v)
     l->rec[1] = l->rec[0];
-  l->rec[0] = (struct rec) { v, addr, addr + size };
+  l->rec[0] = (struct rec) { v, addr, addr + size, lab };
   pthread_mutex_unlock (&lock);
 }
 
@@ -149,6 +164,13 @@ mem_cb (unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
       uint64_t e = (a / line_size + 1) * line_size;
       access_line (vcpu, a, (e < end ? e : end) - a, store);
     }
+  /* With fewer host CPUs than guest threads, a thread would otherwise run
+     for a whole time slice, doing many operations while the others wait
+     to be scheduled, and its lines would stay put: give the CPU to the
+     next runnable thread after each access to the watched memory, so that
+     threads interleave at that grain, as they do with a core each.  */
+  if (yield_each)
+    sched_yield ();
 }
 
 static void
@@ -170,18 +192,21 @@ at_exit (qemu_plugin_id_t id, void *p)
       perror (out_path);
       return;
     }
-  uint64_t t = 0, ft = 0, acc = 0;
+  uint64_t t = 0, ft = 0, fi = 0, acc = 0;
   for (size_t i = 0; i < nlabels; i++)
     if (labels[i].accesses != 0)
       {
-        fprintf (f, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-                 labels[i].name, labels[i].accesses, labels[i].writes,
-                 labels[i].transfers, labels[i].false_transfers);
+        fprintf (f, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+                 " %" PRIu64 "\n", labels[i].name, labels[i].accesses,
+                 labels[i].writes, labels[i].transfers,
+                 labels[i].false_transfers, labels[i].false_inside);
         t += labels[i].transfers;
         ft += labels[i].false_transfers;
+        fi += labels[i].false_inside;
         acc += labels[i].accesses;
       }
-  fprintf (f, "TOTAL %" PRIu64 " - %" PRIu64 " %" PRIu64 "\n", acc, t, ft);
+  fprintf (f, "TOTAL %" PRIu64 " - %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+           acc, t, ft, fi);
   fprintf (f, "LINE %" PRIu64 "\n", line_size);
   if (beyond_vcpus != 0)
     fprintf (f, "UNCOUNTED %" PRIu64 " accesses by vCPUs past %d\n",
@@ -205,7 +230,8 @@ load_map (const char *path)
           cap = cap ? 2 * cap : 256;
           labels = realloc (labels, cap * sizeof *labels);
         }
-      labels[nlabels++] = (struct label) { addr, addr + size, strdup (name) };
+      labels[nlabels++] = (struct label) { addr, addr + size, strdup (name),
+                                           strcspn (name, ".") };
     }
   fclose (f);
   if (nlabels == 0)
@@ -235,6 +261,8 @@ qemu_plugin_install (qemu_plugin_id_t id, const qemu_info_t *info, int argc,
       out_path = strdup (argv[i] + 4);
     else if (strncmp (argv[i], "line=", 5) == 0)
       line_size = strtoull (argv[i] + 5, NULL, 10);
+    else if (strcmp (argv[i], "yield=1") == 0)
+      yield_each = 1;
     else
       {
         fprintf (stderr, "lines: unknown argument %s\n", argv[i]);
@@ -243,7 +271,8 @@ qemu_plugin_install (qemu_plugin_id_t id, const qemu_info_t *info, int argc,
   if (map == NULL || out_path == NULL || line_size == 0
       || (line_size & (line_size - 1)) != 0)
     {
-      fprintf (stderr, "lines: map=FILE,out=FILE[,line=POWER_OF_2] needed\n");
+      fprintf (stderr, "lines: map=FILE,out=FILE[,line=POWER_OF_2][,yield=1]"
+               " needed\n");
       return -1;
     }
   if (load_map (map) != 0)

@@ -125,10 +125,11 @@ def label_map(exe, path):
     with open(path, "w") as f:
         for a, s, n in rows:
             f.write("%x %d %s\n" % (a, s, n))
-    return rows
+    return sorted(name for (addr, size, name), typ in zip(syms, types)
+                  if typ == "pthread_cond_t")
 
 
-def measure(variant, builddir, out, plugin, line, seconds):
+def measure(variant, builddir, out, plugin, line, seconds, reps):
     cc = run.variant_dir(builddir, variant, "cc")
     if not os.access(cc, os.X_OK):
         sys.exit("measure.py: no sysroot for %s (%s); run 'make sysroot VARIANTS=%s'"
@@ -138,66 +139,113 @@ def measure(variant, builddir, out, plugin, line, seconds):
     results = []
     for case, n, param in CONFIGS:
         exe = os.path.join(d, case)
-        if not os.path.exists(exe):
-            sh([cc, "-O2", "-g", "-no-pie", "-pthread", "-o", exe,
-                os.path.join(TOP, "bench", "driver.c"),
-                os.path.join(TOP, "bench", "cases", case + ".c")])
-            label_map(exe, exe + ".map")
+        sh([cc, "-O2", "-g", "-no-pie", "-pthread", "-o", exe,
+            os.path.join(TOP, "bench", "driver.c"),
+            os.path.join(TOP, "bench", "cases", case + ".c")])
+        conds = label_map(exe, exe + ".map")
         tag = "%s-%d-%s-%s" % (case, n, param.replace(":", "_") or "x",
                                variant.replace("@", "_").replace("=", "_"))
-        res = os.path.join(d, tag + ".lines")
         env = dict(os.environ)
         t = run.tunables(variant)
         if t:
             env["QEMU_SET_ENV"] = "GLIBC_TUNABLES=" + t
-        cmd = ["qemu-x86_64", "-plugin", "%s,map=%s,out=%s,line=%d"
-               % (plugin, exe + ".map", res, line),
-               exe, "-t", str(n), "-w", "0", "-d", str(seconds), "-i",
-               str(seconds / 5)] + (["-p", param] if param else [])
-        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
-        if r.returncode != 0:
-            sys.exit("measure.py: %s: %s" % (" ".join(cmd), r.stderr))
-        ops = json.loads(r.stdout.strip().splitlines()[-1])["ops_total"]
-        per = {}
-        for l in open(res):
-            p = l.split()
-            if p[0] in ("LINE", "UNCOUNTED"):
-                continue
-            per[p[0]] = {"accesses": int(p[1]), "transfers": int(p[3]),
-                         "false": int(p[4])}
-        results.append({"variant": variant, "case": case, "threads": n,
-                        "param": param, "ops": ops, "line": line, "fields": per})
-        print("%-34s %-14s t=%-3d ops %7d  transfers/op %6.2f  false/op %5.2f"
-              % (variant, case + " " + param, n, ops,
-                 per["TOTAL"]["transfers"] / max(ops, 1),
-                 per["TOTAL"]["false"] / max(ops, 1)), flush=True)
+        runs = []
+        for rep in range(reps):
+            res = os.path.join(d, "%s-%d-%d.lines" % (tag, line, rep))
+            cmd = ["qemu-x86_64", "-plugin", "%s,map=%s,out=%s,line=%d,yield=1"
+                   % (plugin, exe + ".map", res, line),
+                   exe, "-t", str(n), "-w", "0", "-d", str(seconds), "-i",
+                   str(seconds / 5)] + (["-p", param] if param else [])
+            r = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                               timeout=600)
+            if r.returncode != 0:
+                sys.exit("measure.py: %s: %s" % (" ".join(cmd), r.stderr))
+            ops = json.loads(r.stdout.strip().splitlines()[-1])["ops_total"]
+            per = {}
+            for l in open(res):
+                p = l.split()
+                if p[0] in ("LINE", "UNCOUNTED"):
+                    continue
+                per[p[0]] = {"accesses": int(p[1]), "transfers": int(p[3]),
+                             "false": int(p[4]), "false_inside": int(p[5])}
+            runs.append({"variant": variant, "case": case, "threads": n,
+                         "param": param, "ops": ops, "line": line, "rep": rep,
+                         "conds": conds, "fields": per})
+        # The repetition whose total transfers per operation is the median.
+        runs.sort(key=lambda x: x["fields"]["TOTAL"]["transfers"] / max(x["ops"], 1))
+        med = runs[len(runs) // 2]
+        med["reps_total_per_op"] = [round(x["fields"]["TOTAL"]["transfers"]
+                                          / max(x["ops"], 1), 3) for x in runs]
+        results.append(med)
+        print("%-24s %-22s t=%-3d line %3d  transfers/op %s  (false %.2f)"
+              % (variant, case + " " + param, n, line,
+                 " ".join("%.2f" % x for x in med["reps_total_per_op"]),
+                 med["fields"]["TOTAL"]["false"] / max(med["ops"], 1)), flush=True)
     return results
 
 
+def cond_sums(r):
+    """Transfers, false ones, and false ones inside one condvar, summed
+    over the fields of the case's pthread_cond_t objects, per operation."""
+    t = f = fi = 0
+    for k, v in r["fields"].items():
+        if k.split(".")[0] in r["conds"] and "." in k:
+            t, f, fi = t + v["transfers"], f + v["false"], fi + v["false_inside"]
+    ops = max(r["ops"], 1)
+    return t / ops, f / ops, fi / ops
+
+
 def report(results, variants, path, line):
-    out = ["# Cache-line transfers per operation (qemu-user TCG plugin, %d-byte lines)" % line, "",
-           "Counted by `bench/linetraffic/lines.c`: a read of a line another thread "
-           "holds modified, or a write to a line other threads hold, is one transfer; "
-           "`false` = the bytes accessed do not overlap those the other thread last "
-           "accessed on that line (false sharing).  Per operation of the case "
-           "(an item, a wake-up, a round).  Emulated, so no timings.", ""]
+    out = ["# Cache-line transfers per operation, %d-byte lines (qemu-user TCG plugin)" % line, "",
+           "Counted by `bench/linetraffic/lines.c` (see its header): a read of a line that "
+           "another thread holds modified, or a write to a line that other threads hold, "
+           "is one transfer.  *false*: the bytes accessed do not overlap those the other "
+           "thread last accessed on that line; *inside*: false, and that other access was "
+           "to another field of the same object.  Threads are made to interleave at every "
+           "access to the benchmark's shared data (the plugin yields the host CPU after "
+           "each), as on a machine with a core per thread; counts are per operation of the "
+           "case (an item, a wake-up, a round), from the repetition with the median total "
+           "of %d.  Emulated: no timings." % len(results[0].get("reps_total_per_op", [0])), "",
+           "## Summary: all shared data / the pthread_cond_t objects only", "",
+           "transfers per operation, *false* in brackets; for the condvars, *inside* "
+           "after the slash.", ""]
+    hdr = ["case"] + variants
+    out += ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
+    for case, n, param in CONFIGS:
+        cells = ["%s %s t=%d" % (case, param, n)]
+        for v in variants:
+            r = [x for x in results if (x["variant"], x["case"], x["threads"], x["param"])
+                 == (v, case, n, param)]
+            if not r:
+                cells.append("-")
+                continue
+            r = r[0]
+            ops = max(r["ops"], 1)
+            tot = r["fields"]["TOTAL"]
+            ct, cf, ci = cond_sums(r)
+            cells.append("all %.1f (%.1f); cond %.1f (%.1f / %.1f)"
+                         % (tot["transfers"] / ops, tot["false"] / ops, ct, cf, ci))
+        out.append("| " + " | ".join(cells) + " |")
+    out.append("")
     for case, n, param in CONFIGS:
         rows = [r for r in results if (r["case"], r["threads"], r["param"]) == (case, n, param)]
         if not rows:
             continue
-        out += ["## %s %s, %d threads" % (case, param, n), ""]
-        hdr = ["field"] + ["%s transfers/op (false)" % r["variant"] for r in rows]
+        out += ["## %s %s, %d threads: by field" % (case, param, n), "",
+                "transfers/op (false, inside) for each field with at least 0.05.", ""]
+        hdr = ["field"] + [r["variant"] for r in rows]
         out += ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
-        names = sorted({k for r in rows for k, v in r["fields"].items()
-                        if v["transfers"] and k != "TOTAL"},
-                       key=lambda k: -max(r["fields"].get(k, {"transfers": 0})["transfers"]
-                                          / max(r["ops"], 1) for r in rows))
+        per = lambda r, k: r["fields"].get(k, {"transfers": 0})["transfers"] / max(r["ops"], 1)
+        names = sorted({k for r in rows for k in r["fields"]
+                        if k != "TOTAL" and per(r, k) >= 0.05},
+                       key=lambda k: (k.split(".")[0], -max(per(r, k) for r in rows)))
         for k in names + ["TOTAL"]:
             cells = [k]
             for r in rows:
                 v = r["fields"].get(k)
-                cells.append("%.2f (%.2f)" % (v["transfers"] / max(r["ops"], 1),
-                                              v["false"] / max(r["ops"], 1)) if v else "-")
+                o = max(r["ops"], 1)
+                cells.append("%.2f (%.2f, %.2f)" % (v["transfers"] / o, v["false"] / o,
+                                                   v["false_inside"] / o) if v else "-")
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
     with open(path, "w") as f:
@@ -209,14 +257,15 @@ def main():
     ap.add_argument("--build", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--line", type=int, default=64)
-    ap.add_argument("--seconds", type=float, default=1.0)
+    ap.add_argument("--seconds", type=float, default=0.5)
+    ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("variants", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     plugin = build_plugin(a.out)
     results = []
     for v in a.variants:
-        results += measure(v, a.build, a.out, plugin, a.line, a.seconds)
+        results += measure(v, a.build, a.out, plugin, a.line, a.seconds, a.reps)
     with open(os.path.join(a.out, "lines-%d.json" % a.line), "w") as f:
         json.dump(results, f, indent=1)
     report(results, a.variants, os.path.join(a.out, "lines-%d.md" % a.line), a.line)
