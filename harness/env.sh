@@ -75,9 +75,12 @@ in_env () {
   if [ "$ISOLATION" = docker ]; then
     # No -i: the command must not read the caller's standard input (loops
     # that read a file would lose the rest of it).
+    # BUILD too where it is not inside the tree (BUILD=/elsewhere).
+    local mounts=(-v "$TOP:$TOP" -v "$CACHE:$CACHE")
+    case $BUILD/ in "$TOP"/*) ;; *) mounts+=(-v "$BUILD:$BUILD") ;; esac
     docker run --rm --init --network none \
       --cap-add SYS_PTRACE --security-opt seccomp=unconfined \
-      -v "$TOP:$TOP" -v "$CACHE:$CACHE" -w "$dir" \
+      "${mounts[@]}" -w "$dir" \
       -e CCACHE_DIR -e CCACHE_BASEDIR -e CCACHE_NOHASHDIR -e CCACHE_MAXSIZE -e HOME=/tmp \
       "$IMAGE" "$@"
   else
