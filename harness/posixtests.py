@@ -21,6 +21,7 @@ import concurrent.futures
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import sys
 
@@ -53,19 +54,31 @@ def build(src, cc, out, path):
 
 
 def run(exe, tunables):
+    """Run EXE (as its own process group, which is killed afterwards: some
+    tests fork children that outlive a failure) and return its status and,
+    unless it passed, why."""
     env = dict(os.environ)
     env.pop("GLIBC_TUNABLES", None)
     if tunables:
         env["GLIBC_TUNABLES"] = tunables
+    p = subprocess.Popen(NO_CLOCK + [exe], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, env=env,
+                         cwd=os.path.dirname(exe), start_new_session=True)
     try:
-        r = subprocess.run(NO_CLOCK + [exe], capture_output=True, text=True, env=env,
-                           timeout=LIMIT, cwd=os.path.dirname(exe))
+        out, _ = p.communicate(timeout=LIMIT)
     except subprocess.TimeoutExpired:
         return "FAIL", "TIMEOUT after %ds" % LIMIT
-    status = CODES.get(r.returncode, "FAIL")
-    last = (r.stdout + r.stderr).strip().splitlines()
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait()
+    status = CODES.get(p.returncode, "FAIL")
+    last = out.strip().splitlines()
     why = "" if status == "PASS" else (
-        "exit %d" % r.returncode if r.returncode >= 0 else "killed by signal %d" % -r.returncode)
+        "exit %d" % p.returncode if p.returncode >= 0
+        else "killed by signal %d" % -p.returncode)
     return status, (why + (": " + last[-1] if last and status != "PASS" else "")).strip()
 
 

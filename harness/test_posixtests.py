@@ -23,6 +23,10 @@ TESTS = {
           const char *t = getenv ("GLIBC_TUNABLES");
           return t != NULL && strstr (t, "cond_legacy=1") != NULL ? 4 : 0; }""",
     "pthread_mutex_lock/1-1.c": "int main (void) { return 1; }",
+    # Leaves a child behind, which the harness must not leave running.
+    "pthread_cond_destroy/1-1.c": """
+        #include <unistd.h>
+        int main (void) { if (fork () == 0) { pause (); } return 0; }""",
 }
 
 
@@ -49,6 +53,8 @@ class PosixTestsTest(unittest.TestCase):
 
     def test_every_cond_test_in_both_modes(self):
         self.assertEqual(self.run_suite(), [
+            "PASS: posix/pthread_cond_destroy/1-1",
+            "PASS: posix/pthread_cond_destroy/1-1/cond_legacy",
             "PASS: posix/pthread_cond_signal/1-1",
             "UNSUPPORTED: posix/pthread_cond_signal/1-1/cond_legacy: exit 4",
             "PASS: posix/pthread_cond_wait/1-1",
@@ -56,6 +62,12 @@ class PosixTestsTest(unittest.TestCase):
             "FAIL: posix/pthread_cond_wait/2-1: exit 1: Test FAILED: lost wake-up",
             "FAIL: posix/pthread_cond_wait/2-1/cond_legacy: exit 1: Test FAILED: lost wake-up",
         ])
+
+    def test_no_process_left_behind(self):
+        self.run_suite("--only", "posix/pthread_cond_destroy/1-1")
+        exe = os.path.join(self.tmp.name, "out", "posix_pthread_cond_destroy_1-1")
+        left = subprocess.run(["pgrep", "-f", exe], capture_output=True, text=True)
+        self.assertEqual(left.stdout, "")
 
     def test_only_one(self):
         self.assertEqual(self.run_suite("--only", "posix/pthread_cond_wait/2-1/cond_legacy"),
