@@ -24,6 +24,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 
 MODES = [("", None), ("/cond_legacy", "glibc.pthread.cond_legacy=1")]
 CODES = {0: "PASS", 1: "FAIL", 2: "UNRESOLVED", 4: "UNSUPPORTED", 5: "UNTESTED"}
@@ -61,19 +62,23 @@ def run(exe, tunables):
     env.pop("GLIBC_TUNABLES", None)
     if tunables:
         env["GLIBC_TUNABLES"] = tunables
-    p = subprocess.Popen(NO_CLOCK + [exe], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True, env=env,
-                         cwd=os.path.dirname(exe), start_new_session=True)
-    try:
-        out, _ = p.communicate(timeout=LIMIT)
-    except subprocess.TimeoutExpired:
-        return "FAIL", "TIMEOUT after %ds" % LIMIT
-    finally:
+    # Output to a file, not a pipe: a child left behind would hold a pipe
+    # open, and the test would seem to run until its limit.
+    with tempfile.TemporaryFile("w+") as log:
+        p = subprocess.Popen(NO_CLOCK + [exe], stdout=log, stderr=subprocess.STDOUT,
+                             env=env, cwd=os.path.dirname(exe), start_new_session=True)
         try:
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        p.wait()
+            p.wait(timeout=LIMIT)
+        except subprocess.TimeoutExpired:
+            return "FAIL", "TIMEOUT after %ds" % LIMIT
+        finally:
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.wait()
+        log.seek(0)
+        out = log.read()
     status = CODES.get(p.returncode, "FAIL")
     last = out.strip().splitlines()
     why = "" if status == "PASS" else (
