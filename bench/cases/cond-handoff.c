@@ -6,14 +6,11 @@
    pool shape).  -p P:C:signal or P:C:broadcast; the thread count must be
    P + C.  One operation is one item consumed.  */
 #include "../bench.h"
+#include "../pc.h"
 #include <pthread.h>
-#include <stdio.h>
-#include <string.h>
 
 enum { cap = 16 };
 
-static int producers;
-static int broadcast;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t not_empty = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t not_full = PTHREAD_COND_INITIALIZER;
@@ -22,33 +19,13 @@ static int queued;
 static int
 setup (int n, const char *param)
 {
-  int p, c;
-  char how[16];
-  if (param == NULL || sscanf (param, "%d:%d:%15s", &p, &c, how) != 3
-      || p < 1 || c < 1 || p + c != n
-      || (strcmp (how, "signal") != 0 && strcmp (how, "broadcast") != 0))
-    {
-      fprintf (stderr, "cond-handoff: -p P:C:signal|broadcast with P + C = -t\n");
-      return 2;
-    }
-  producers = p;
-  broadcast = how[0] == 'b';
-  return 0;
-}
-
-static void
-wake_one (pthread_cond_t *c)
-{
-  if (broadcast)
-    pthread_cond_broadcast (c);
-  else
-    pthread_cond_signal (c);
+  return pc_setup ("cond-handoff", n, param, NULL);
 }
 
 static void
 run (struct bench_thread *self)
 {
-  int producer = self->id < producers;
+  int producer = self->id < pc_producers;
   pthread_mutex_lock (&lock);
   while (!bench_stopped ())
     {
@@ -60,7 +37,7 @@ run (struct bench_thread *self)
               continue;
             }
           queued++;
-          wake_one (&not_empty);
+          pc_wake (&not_empty);
         }
       else
         {
@@ -70,7 +47,7 @@ run (struct bench_thread *self)
               continue;
             }
           queued--;
-          wake_one (&not_full);
+          pc_wake (&not_full);
           bench_count (self);
         }
     }
@@ -80,10 +57,7 @@ run (struct bench_thread *self)
 static void
 wake (void)
 {
-  pthread_mutex_lock (&lock);
-  pthread_cond_broadcast (&not_empty);
-  pthread_cond_broadcast (&not_full);
-  pthread_mutex_unlock (&lock);
+  pc_wake_all (&lock, &not_empty, &not_full);
 }
 
 const struct bench_case bench_case = { "cond-handoff", "item", setup, run, wake };

@@ -7,13 +7,11 @@
    bench_work steps (default 1000, about 1 us).  One operation is one item
    consumed.  */
 #include "../bench.h"
+#include "../pc.h"
 #include <pthread.h>
-#include <stdio.h>
-#include <string.h>
 
 enum { cap = 64 };
 
-static int producers, broadcast;
 static unsigned int work = 1000;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t not_empty = PTHREAD_COND_INITIALIZER;
@@ -24,39 +22,14 @@ static unsigned int head, count;
 static int
 setup (int n, const char *param)
 {
-  int p, c;
-  char how[16];
-  unsigned int w;
-  int k = param == NULL ? 0
-    : sscanf (param, "%d:%d:%15[a-z]:%u", &p, &c, how, &w);
-  if (k < 3 || p < 1 || c < 1 || p + c != n
-      || (strcmp (how, "signal") != 0 && strcmp (how, "broadcast") != 0))
-    {
-      fprintf (stderr, "cond-queue: -p P:C:signal|broadcast[:WORK]"
-               " with P + C = -t\n");
-      return 2;
-    }
-  producers = p;
-  broadcast = how[0] == 'b';
-  if (k == 4)
-    work = w;
-  return 0;
-}
-
-static void
-wake_one (pthread_cond_t *c)
-{
-  if (broadcast)
-    pthread_cond_broadcast (c);
-  else
-    pthread_cond_signal (c);
+  return pc_setup ("cond-queue", n, param, &work);
 }
 
 static void
 run (struct bench_thread *self)
 {
   unsigned long item = self->id;
-  if (self->id < producers)
+  if (self->id < pc_producers)
     while (!bench_stopped ())
       {
         item = bench_work (item, work);
@@ -64,7 +37,7 @@ run (struct bench_thread *self)
         while (count == cap && !bench_stopped ())
           pthread_cond_wait (&not_full, &lock);
         slots[(head + count++) % cap] = item;
-        wake_one (&not_empty);
+        pc_wake (&not_empty);
         pthread_mutex_unlock (&lock);
       }
   else
@@ -81,7 +54,7 @@ run (struct bench_thread *self)
         item = slots[head];
         head = (head + 1) % cap;
         count--;
-        wake_one (&not_full);
+        pc_wake (&not_full);
         pthread_mutex_unlock (&lock);
         bench_work (item, work);
         bench_count (self);
@@ -91,10 +64,7 @@ run (struct bench_thread *self)
 static void
 wake (void)
 {
-  pthread_mutex_lock (&lock);
-  pthread_cond_broadcast (&not_empty);
-  pthread_cond_broadcast (&not_full);
-  pthread_mutex_unlock (&lock);
+  pc_wake_all (&lock, &not_empty, &not_full);
 }
 
 const struct bench_case bench_case = { "cond-queue", "item", setup, run, wake };

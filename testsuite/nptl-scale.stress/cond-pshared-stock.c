@@ -7,77 +7,18 @@
    one thread a side.  A glibc that gave such a condvar another layout in
    one of its modes would lose the stock side's wake-ups, which the timed
    waits turn into a failure.  */
-#include "../lib/check.h"
+#include "../lib/pingpong.h"
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-struct shared
-{
-  pthread_mutex_t m;
-  pthread_cond_t c;
-  long turn;                    /* even: this side's move, odd: the peer's.  */
-  long end;
-  int broadcast;
-};
-
-static struct shared *sh;
-
-/* Take the turns of one side (PARITY) until the end.  */
-static void *
-play (void *arg)
-{
-  long parity = (long) arg;
-  XPT (pthread_mutex_lock (&sh->m));
-  while (sh->turn < sh->end)
-    {
-      if ((sh->turn & 1) == parity)
-        {
-          sh->turn++;
-          XPT (sh->broadcast ? pthread_cond_broadcast (&sh->c)
-               : pthread_cond_signal (&sh->c));
-          continue;
-        }
-      struct timespec ts;
-      clock_gettime (CLOCK_REALTIME, &ts);
-      ts.tv_sec += 10;
-      int e = pthread_cond_timedwait (&sh->c, &sh->m, &ts);
-      if (e == ETIMEDOUT)
-        check_fail (__FILE__, __LINE__, "%s stalled at turn %ld (%s)",
-                    parity ? "the stock side" : "the side under test",
-                    sh->turn, sh->broadcast ? "broadcast" : "signal");
-      XPT (e);
-    }
-  XPT (pthread_cond_broadcast (&sh->c));
-  XPT (pthread_mutex_unlock (&sh->m));
-  return NULL;
-}
-
-static void
-side (long parity, int nthreads)
-{
-  pthread_t t[nthreads];
-  for (int i = 0; i < nthreads; i++)
-    XPT (pthread_create (&t[i], NULL, play, (void *) parity));
-  for (int i = 0; i < nthreads; i++)
-    XPT (pthread_join (t[i], NULL));
-}
+static struct pingpong *sh;
 
 /* One game: a new mutex and condvar, initialized here.  */
 static void
 game (const char *peer, int fd, int broadcast, int nthreads, long turns)
 {
-  pthread_mutexattr_t ma;
-  pthread_condattr_t ca;
-  memset (sh, 0, sizeof *sh);
-  XPT (pthread_mutexattr_init (&ma));
-  XPT (pthread_mutexattr_setpshared (&ma, PTHREAD_PROCESS_SHARED));
-  XPT (pthread_condattr_init (&ca));
-  XPT (pthread_condattr_setpshared (&ca, PTHREAD_PROCESS_SHARED));
-  XPT (pthread_mutex_init (&sh->m, &ma));
-  XPT (pthread_cond_init (&sh->c, &ca));
-  sh->end = turns;
-  sh->broadcast = broadcast;
+  pingpong_init (sh, turns, broadcast);
 
   pid_t pid = fork ();
   TEST_VERIFY_EXIT (pid >= 0);
@@ -90,7 +31,7 @@ game (const char *peer, int fd, int broadcast, int nthreads, long turns)
       fprintf (stderr, "cannot run %s: %m\n", peer);
       _exit (127);
     }
-  side (0, nthreads);
+  pingpong_side (0, nthreads);
   int status;
   TEST_COMPARE (waitpid (pid, &status, 0), pid);
   TEST_VERIFY (WIFEXITED (status));
@@ -110,7 +51,8 @@ main (int argc, char **argv)
       sh = mmap (NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED,
                  atoi (argv[2]), 0);
       TEST_VERIFY_EXIT (sh != MAP_FAILED);
-      side (1, atoi (argv[3]));
+      pingpong = sh;
+      pingpong_side (1, atoi (argv[3]));
       return 0;
     }
 
