@@ -26,7 +26,7 @@ export AUTO_INSTALL ?= 1
 
 H := harness
 
-.PHONY: help sysroot smoke check check-full check-series bench bench-bundle linetraffic docker-image docker-stop \
+.PHONY: help sysroot smoke check check-full check-series bench bench-bundle mail linetraffic docker-image docker-stop \
         selftest clean distclean
 
 help:  ## list the targets
@@ -60,6 +60,9 @@ bench: sysroot  ## benchmarks, stock vs patched, report in build/bench/ (BENCH=q
 
 bench-bundle: sysroot  ## a tarball that runs the benchmarks with ./run on any x86_64 Linux with python3
 	BUNDLE=1 $(H)/bench.sh $(VARIANTS)
+
+mail:  ## the series as mails for libc-alpha in $(BUILD)/mail/$(BASE)/ (your git identity signs off; GLIBC_SRC=checkout to check git am there)
+	$(H)/mail.sh
 
 linetraffic:  ## cache-line transfers per pthread_cond_t field under qemu-user, no PMU needed (VARIANTS: stock, legacy, padded layouts)
 	$(H)/linetraffic.sh $(if $(filter command line environment,$(origin VARIANTS)),$(VARIANTS))
