@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fetch and verify the glibc source for $BASE, or take it from GLIBC_SRC.
 #
-# Debian's glibc-source package carries the upstream release tarball (with the
-# release branch's fixes) as /usr/src/glibc/glibc-<ver>.tar.xz.  It is fetched
+# Debian's glibc-source package carries glibc as Debian builds it (the
+# release with Debian's patches applied: the release branch's updates,
+# Debian's own patches, no manual/) as /usr/src/glibc/glibc-<ver>.tar.xz.
+# It is fetched
 # with a private apt configuration under $BUILD/apt/<suite>: own sources list,
 # own lists and status, own cache.  The machine's apt sources and state are
 # never touched.  apt checks the package against the suite's signed Release
