@@ -3,8 +3,8 @@
 #
 # Debian's glibc-source package carries glibc as Debian builds it (the
 # release with Debian's patches applied: the release branch's updates,
-# Debian's own patches, manual/ reduced to its Makefile) as /usr/src/glibc/glibc-<ver>.tar.xz.
-# It is fetched
+# Debian's own patches, manual/ reduced to its Makefile) as
+# /usr/src/glibc/glibc-<ver>.tar.xz.  It is fetched
 # with a private apt configuration under $BUILD/apt/<suite>: own sources list,
 # own lists and status, own cache.  The machine's apt sources and state are
 # never touched.  apt checks the package against the suite's signed Release
