@@ -26,7 +26,7 @@ export AUTO_INSTALL ?= 1
 
 H := harness
 
-.PHONY: help sysroot smoke check check-full check-series bench bench-bundle mail linetraffic docker-image docker-stop \
+.PHONY: help sysroot smoke check check-full check-series bench bench-bundle mail export-debian linetraffic docker-image docker-stop \
         selftest clean distclean
 
 help:  ## list the targets
@@ -63,6 +63,9 @@ bench-bundle: sysroot  ## a tarball that runs the benchmarks with ./run on any x
 
 mail:  ## the series as mails for libc-alpha in $(BUILD)/mail/$(BASE)/ (your git identity signs off; GLIBC_SRC=checkout to check git am there)
 	$(H)/mail.sh
+
+export-debian:  ## the backport (BASE=2.36 unless given) as quilt patches with DEP-3 headers, checked with quilt push -a on Debian's source package
+	BASE=$(if $(filter command line environment,$(origin BASE)),$(BASE),2.36) $(H)/export-debian.sh
 
 linetraffic:  ## cache-line transfers per pthread_cond_t field under qemu-user, no PMU needed (VARIANTS: stock, legacy, padded layouts)
 	$(H)/linetraffic.sh $(if $(filter command line environment,$(origin VARIANTS)),$(VARIANTS))

@@ -98,7 +98,10 @@ private_apt () {
 fetch_source_package () {
   local suite=$1 pkg=$2 dir=$3 ver
   private_apt "$suite"
-  ver=$(apt-cache "${APT_OPTS[@]}" showsrc "$pkg" 2>/dev/null | awk '/^Version:/ { print $2; exit }')
+  # The index can list several versions (a point release and the one
+  # before it): the newest.
+  ver=$(apt-cache "${APT_OPTS[@]}" showsrc "$pkg" 2>/dev/null | awk '/^Version:/ { print $2 }' \
+        | sort -V | tail -n1)
   [ -n "$ver" ] || die "Debian $suite has no source package $pkg"
   mkdir -p "$dir"
   [ -f "$dir/${pkg}_${ver#*:}.dsc" ] && return 0

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# make export-debian: the backport series (BASE, default 2.36) as quilt
+# patches with DEP-3 headers for Debian's glibc source package, in
+# $BUILD/export-debian/<base>/ (nptl-scale/*.diff and `series`, the lines
+# to append to debian/patches/series), checked: Debian's source package
+# of the suite is unpacked without its patches, ours are appended to its
+# series, and `quilt push -a` must apply every patch.
+. "$(dirname "$0")/lib.sh"
+
+ensure_tools quilt dpkg-source python3
+check_base
+suite=$(suite_for_base "$BASE")
+out=$BUILD/export-debian/$BASE
+tmp=$out.tmp
+rm -rf "$tmp" && mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+
+"$TOP/harness/dep3.py" "$(series_file patched)" "$tmp/export" || exit 1
+fetch_source_package "$suite" glibc "$CACHE/src/glibc-$suite"
+dsc=$(ls "$CACHE/src/glibc-$suite"/glibc_*.dsc | sort -V | tail -n1)
+note "unpacking ${dsc##*/} (without its patches)"
+(cd "$tmp" && dpkg-source --skip-patches -x "$dsc" pkg) > "$tmp/unpack.log" 2>&1 \
+  || die "dpkg-source -x ${dsc##*/} failed (see the end of $tmp/unpack.log)"
+cp -r "$tmp/export/nptl-scale" "$tmp/pkg/debian/patches/"
+cat "$tmp/export/series" >> "$tmp/pkg/debian/patches/series"
+note "quilt push -a: Debian's $(grep -cv '^#\|^$' "$tmp/pkg/debian/patches/series") patches, ours last"
+if ! (cd "$tmp/pkg" && QUILT_PATCHES=debian/patches QUILT_PC=.pc quilt push -a -q) \
+     > "$tmp/quilt.log" 2>&1; then
+  failed=$(sed -n 's/^Applying patch \(.*\)$/\1/p' "$tmp/quilt.log" | tail -n1)
+  mkdir -p "$BUILD/export-debian" && cp "$tmp/quilt.log" "$out.quilt.log"
+  die "quilt push -a stops at ${failed:-a patch}: $(grep -m1 -i 'fail\|error\|hunk' "$tmp/quilt.log" | cut -c1-160) (see $out.quilt.log)"
+fi
+rm -rf "$out" && mv "$tmp/export" "$out"
+note "export: $out ($(wc -l < "$out/series") patches; append $out/series to debian/patches/series, copy $out/nptl-scale/ to debian/patches/)"
