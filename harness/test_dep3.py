@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Self-test of dep3.py: a git format-patch file becomes a quilt patch
+with DEP-3 headers, and the series lines are written in order."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+DEP3 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dep3.py")
+PATCH = """From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: nptl-scale <unsent@invalid>
+Date: Mon, 30 Nov 2026 01:16:16 +0000
+Subject: [PATCH 2/5] nptl: Do a thing that needs a
+ long subject
+
+First paragraph.
+
+Second paragraph.
+---
+ nptl/a.c | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/nptl/a.c b/nptl/a.c
+index 1111111..2222222 100644
+--- a/nptl/a.c
++++ b/nptl/a.c
+@@ -1 +1,2 @@
+ x
++y
+-- 
+2.39.5
+
+"""
+
+
+class Dep3Test(unittest.TestCase):
+    def test_headers_and_series(self):
+        with tempfile.TemporaryDirectory() as d:
+            sd = os.path.join(d, "patches", "glibc-2.36")
+            os.makedirs(sd)
+            with open(os.path.join(sd, "0002-nptl-Do-a-thing.patch"), "w") as f:
+                f.write(PATCH)
+            with open(os.path.join(sd, "series"), "w") as f:
+                f.write("# comment\n0002-nptl-Do-a-thing.patch\n")
+            out = os.path.join(d, "out")
+            r = subprocess.run([sys.executable, DEP3, os.path.join(sd, "series"), out],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(out, "series")) as f:
+                self.assertEqual(f.read(), "nptl-scale/0002-nptl-Do-a-thing.diff\n")
+            with open(os.path.join(out, "nptl-scale", "0002-nptl-Do-a-thing.diff")) as f:
+                text = f.read()
+            self.assertEqual(text.split("\n---\n")[0].split("\n"), [
+                "Description: nptl: Do a thing that needs a long subject",
+                " First paragraph.",
+                " .",
+                " Second paragraph.",
+                "Origin: other, nptl-scale (patches/glibc-2.36/0002-nptl-Do-a-thing.patch)",
+                "Forwarded: no",
+                "Last-Update: 2026-11-30"])
+            self.assertTrue(text.endswith(" x\n+y\n"), text[-40:])
+
+    def test_not_a_patch(self):
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "p.patch"), "w") as f:
+                f.write("Subject: x\nDate: Mon, 30 Nov 2026 01:16:16 +0000\n\nno diff\n")
+            with open(os.path.join(d, "series"), "w") as f:
+                f.write("p.patch\n")
+            r = subprocess.run([sys.executable, DEP3, os.path.join(d, "series"),
+                                os.path.join(d, "out")], capture_output=True, text=True)
+            self.assertNotEqual(r.returncode, 0)
+            self.assertIn("not a git format-patch file", r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
