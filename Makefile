@@ -46,7 +46,7 @@ smoke: sysroot  ## check each sysroot's compiler and loader wrappers
 selftest:  ## the harness's own unit tests (no glibc needed; part of make check)
 	python3 -m unittest harness/test_*.py bench/test_*.py
 
-check: sysroot  ## quick gate: smoke, glibc's tests stock vs patched, our DejaGnu suite
+check: sysroot  ## quick gate, stock vs patched: smoke, glibc's tests, our DejaGnu suite, the POSIX condvar tests
 	$(H)/check.sh $(VARIANTS)
 
 check-full: sysroot  ## glibc's whole `make check` for each variant, compared (hours)
