@@ -69,7 +69,7 @@ prepare_src () {
   while IFS= read -r p; do
     # Keep git from taking the enclosing repository for the tree's own.
     if ! err=$(cd "$new" && GIT_CEILING_DIRECTORIES=$vdir git apply --whitespace=nowarn "$p" 2>&1); then
-      file=$(printf '%s\n' "$err" | sed -n 's/^error: \(.*\): \(patch does not apply\|No such file or directory\|already exists in working directory\|does not exist in index\)$/\1/p' | head -n1)
+      file=$(patch_error_file "$err")
       rm -rf "$new"
       die "patch ${p##*/} does not apply to glibc $LABEL${file:+ (file $file)}: $(printf '%s' "$err" | head -n1)"
     fi

@@ -55,12 +55,12 @@ selected_tests () {
 cond_legacy_coverage () {
   local v=$1 obj src listed t missing=()
   obj=$(variant_dir "$v" obj) src=$(variant_dir "$v" src)
-  listed=" $(in_env "$src/nptl" make -r -s -f Makefile -f "$TOP/harness/print-var.mk" \
-    objdir="$obj" subdir=nptl ..=../ print-cond-legacy 2>/dev/null) "
   if ! grep -q 'cond_legacy' "$src/sysdeps/nptl/dl-tunables.list" 2>/dev/null; then
     echo "UNSUPPORTED: nptl/cond-legacy-coverage: no glibc.pthread.cond_legacy in this glibc"
     return
   fi
+  listed=" $(in_env "$src/nptl" make -r -s -f Makefile -f "$TOP/harness/print-var.mk" \
+    objdir="$obj" subdir=nptl ..=../ print-cond-legacy 2>/dev/null) "
   for t in $(selected_tests "$v" nptl '.*'); do
     [ -f "$obj/nptl/$t" ] || continue
     case $t in *cond-legacy*) continue ;; esac
@@ -222,7 +222,7 @@ posix_src=$BUILD/posixtestsuite
 if ! [ -d "$posix_src/conformance" ]; then
   fetch_source_package bookworm posixtestsuite "$CACHE/src/posixtestsuite"
   rm -rf "$posix_src.new" && mkdir -p "$posix_src.new"
-  tar -xaf "$CACHE"/src/posixtestsuite/posixtestsuite_*.orig.tar.* -C "$posix_src.new" \
+  tar -xaf "$SRC_ORIG" -C "$posix_src.new" \
     --strip-components=1 || die "cannot unpack the posixtestsuite source"
   mv "$posix_src.new" "$posix_src"
 fi

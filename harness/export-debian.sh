@@ -17,10 +17,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 "$TOP/harness/dep3.py" "$(series_file patched)" "$tmp/export" || exit 1
 fetch_source_package "$suite" glibc "$CACHE/src/glibc-$suite"
-dsc=$(ls "$CACHE/src/glibc-$suite"/glibc_*.dsc | sort -V | tail -n1)
-note "unpacking ${dsc##*/} (without its patches)"
-(cd "$tmp" && dpkg-source --skip-patches -x "$dsc" pkg) > "$tmp/unpack.log" 2>&1 \
-  || die "dpkg-source -x ${dsc##*/} failed (see the end of $tmp/unpack.log)"
+note "unpacking ${SRC_DSC##*/} (without its patches)"
+(cd "$tmp" && dpkg-source --skip-patches -x "$SRC_DSC" pkg) > "$tmp/unpack.log" 2>&1 \
+  || die "dpkg-source -x ${SRC_DSC##*/} failed (see the end of $tmp/unpack.log)"
 cp -r "$tmp/export/nptl-scale" "$tmp/pkg/debian/patches/"
 cat "$tmp/export/series" >> "$tmp/pkg/debian/patches/series"
 note "quilt push -a: Debian's $(grep -cv '^#\|^$' "$tmp/pkg/debian/patches/series") patches, ours last"

@@ -48,19 +48,18 @@ from_debian () {
   apt=$BUILD/apt/$suite
   mkdir -p "$CACHE/debs"
   private_apt "$suite"
-  local opts=("${APT_OPTS[@]}")
-  ver=${GLIBC_DEB_VERSION:-$(apt-cache "${opts[@]}" show glibc-source 2>/dev/null \
+  ver=${GLIBC_DEB_VERSION:-$(apt-cache "${APT_OPTS[@]}" show glibc-source 2>/dev/null \
         | awk '/^Version:/ { print $2; exit }')}
   [ -n "$ver" ] || die "Debian $suite has no glibc-source package"
   case $ver in
     "$BASE"-*) ;;
     *) die "Debian $suite now ships glibc-source $ver, not $BASE; give GLIBC_SRC=/path to a glibc-$BASE tree or tarball" ;;
   esac
-  sha=$(apt-cache "${opts[@]}" show "glibc-source=$ver" | awk '/^SHA256:/ { print $2; exit }')
+  sha=$(apt-cache "${APT_OPTS[@]}" show "glibc-source=$ver" | awk '/^SHA256:/ { print $2; exit }')
   deb=$CACHE/debs/glibc-source_${ver}_all.deb
   if ! [ -f "$deb" ] || [ "$(sha256sum < "$deb" | cut -d' ' -f1)" != "$sha" ]; then
     note "downloading glibc-source $ver"
-    (cd "$CACHE/debs" && apt-get "${opts[@]}" download "glibc-source=$ver") \
+    (cd "$CACHE/debs" && apt-get "${APT_OPTS[@]}" download "glibc-source=$ver") \
       > "$apt/download.log" 2>&1 \
       || die "download of glibc-source $ver failed (see $apt/download.log)"
   fi

@@ -94,21 +94,38 @@ private_apt () {
 # fetch_source_package SUITE PACKAGE DIR: the files of Debian source package
 # PACKAGE (.dsc, .orig.tar.*, .debian.tar.*) into DIR, checked by apt
 # against the signed Sources index; nothing is unpacked.  Kept when DIR
-# already holds a .dsc of the version the index names.
+# already holds a .dsc of the version the index names.  SRC_DSC and
+# SRC_ORIG are left naming that version's .dsc and .orig tarball (DIR may
+# also hold older versions).
 fetch_source_package () {
-  local suite=$1 pkg=$2 dir=$3 ver
+  local suite=$1 pkg=$2 dir=$3 ver file_ver upstream
   private_apt "$suite"
   # The index can list several versions (a point release and the one
   # before it): the newest.
   ver=$(apt-cache "${APT_OPTS[@]}" showsrc "$pkg" 2>/dev/null | awk '/^Version:/ { print $2 }' \
         | sort -V | tail -n1)
   [ -n "$ver" ] || die "Debian $suite has no source package $pkg"
+  # File names carry the version without its epoch; the .orig tarball's,
+  # without the Debian revision either.
+  file_ver=${ver#*:}
+  upstream=${file_ver%-*}
   mkdir -p "$dir"
-  [ -f "$dir/${pkg}_${ver#*:}.dsc" ] && return 0
-  note "downloading the source package $pkg $ver ($suite)"
-  (cd "$dir" && apt-get "${APT_OPTS[@]}" source --download-only "$pkg=$ver") \
-    > "$dir/download.log" 2>&1 \
-    || die "download of the source package $pkg $ver failed (see $dir/download.log)"
+  SRC_DSC=$dir/${pkg}_$file_ver.dsc
+  if ! [ -f "$SRC_DSC" ]; then
+    note "downloading the source package $pkg $ver ($suite)"
+    (cd "$dir" && apt-get "${APT_OPTS[@]}" source --download-only "$pkg=$ver") \
+      > "$dir/download.log" 2>&1 \
+      || die "download of the source package $pkg $ver failed (see $dir/download.log)"
+  fi
+  SRC_ORIG=$(ls "$dir/${pkg}_$upstream.orig.tar."* 2>/dev/null | head -n1)
+  [ -n "$SRC_ORIG" ] || die "the source package $pkg $ver has no .orig tarball in $dir"
+}
+
+# patch_error_file MESSAGE: the file that git apply or git am names in
+# MESSAGE as the one a patch does not apply to (empty if none).
+patch_error_file () {
+  printf '%s\n' "$1" | sed -n 's/^error: \(.*\): \(patch does not apply\|No such file or directory\|already exists in working directory\|already exists in index\|does not exist in index\)$/\1/p' \
+    | head -n1
 }
 
 # The variants built, and those a command acts on when none is named (the

@@ -18,11 +18,9 @@ if ! [ -f "$inc/qemu-plugin.h" ]; then
   suite=$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-bookworm}")
   [ "$(distro)" = debian ] || suite=bookworm
   fetch_source_package "$suite" qemu "$CACHE/src/qemu"
-  orig=$(ls "$CACHE"/src/qemu/qemu_*.orig.tar.* 2>/dev/null | head -n1)
-  [ -n "$orig" ] || die "no qemu .orig tarball in $CACHE/src/qemu"
   mkdir -p "$inc.new"
-  tar -xaf "$orig" -C "$inc.new" --wildcards --strip-components=3 '*/include/qemu/qemu-plugin.h' \
-    || die "$orig has no include/qemu/qemu-plugin.h"
+  tar -xaf "$SRC_ORIG" -C "$inc.new" --wildcards --strip-components=3 '*/include/qemu/qemu-plugin.h' \
+    || die "$SRC_ORIG has no include/qemu/qemu-plugin.h"
   rm -rf "$inc" && mv "$inc.new" "$inc"
 fi
 [ $# -gt 0 ] || set -- stock patched@cond_legacy=1 padded-roles padded-slots

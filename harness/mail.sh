@@ -50,7 +50,7 @@ apply_mails () {
     if ! err=$(git -C "$repo" -c user.name="$name" -c user.email="$email" \
                  am -q --keep-cr "$p" 2>&1); then
       git -C "$repo" am --abort >/dev/null 2>&1
-      file=$(printf '%s\n' "$err" | sed -n 's/^error: \(.*\): \(patch does not apply\|does not exist in index\|already exists in index\)$/\1/p' | head -n1)
+      file=$(patch_error_file "$err")
       die "${p##*/} does not apply to $where${file:+ (file $file)}: $(printf '%s\n' "$err" | grep -m1 -i 'error\|fail' | cut -c1-200)"
     fi
   done
