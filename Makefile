@@ -3,7 +3,7 @@
 #   make sysroot && make bench     build stock and patched glibc, benchmark them
 #   make check                     test stock and patched, compare test by test
 #
-# Variables (see README.md): BASE BUILD GLIBC_SRC PATCHES ISOLATION JOBS VARIANTS
+# Variables (see README.md): BASE STOCK BUILD GLIBC_SRC PATCHES ISOLATION JOBS VARIANTS
 
 SHELL := /bin/bash
 # A tree given by GLIBC_SRC is BASE=local unless BASE names it (lib.sh).
@@ -20,7 +20,7 @@ endif
 ifeq ($(BUILD),)
 override BUILD := $(CURDIR)/build
 endif
-export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD
+export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD STOCK
 # The user's two commands set up what they need themselves.
 export AUTO_INSTALL ?= 1
 
@@ -30,14 +30,14 @@ H := harness
         selftest clean distclean
 
 help:  ## list the targets
-	@BASE='$(BASE)' BUILD='$(BUILD)' VARIANTS='$(VARIANTS)' awk -F':.*## ' \
+	@BASE='$(BASE)' BASE_DIR='$(BASE_DIR)' BUILD='$(BUILD)' VARIANTS='$(VARIANTS)' awk -F':.*## ' \
 	  '/^[a-z-]+:.*## / { t = $$2; \
 	    while (match(t, /\$$\([A-Z_]+\)/)) \
 	      t = substr(t, 1, RSTART - 1) ENVIRON[substr(t, RSTART + 2, RLENGTH - 3)] substr(t, RSTART + RLENGTH); \
 	    printf "  %-14s %s\n", $$1, t }' $(MAKEFILE_LIST)
-	@echo "Variables: BASE=$(BASE) (2.43|2.36|local), BUILD=$(BUILD), GLIBC_SRC=$(GLIBC_SRC), PATCHES=$(PATCHES), ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
+	@echo "Variables: BASE=$(BASE) (2.43|2.36|local), STOCK=$(or $(STOCK),$(if $(GLIBC_SRC),local,$(if $(filter 2.36,$(BASE)),debian,upstream))) (upstream|debian), BUILD=$(BUILD), GLIBC_SRC=$(GLIBC_SRC), PATCHES=$(PATCHES), ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
 
-sysroot:  ## build and install stock and patched glibc into $(BUILD)/$(BASE)/*/root (BASE=$(BASE))
+sysroot:  ## build and install stock and patched glibc into $(BASE_DIR)/*/root
 	$(H)/build.sh $(VARIANTS)
 
 smoke: sysroot  ## check each sysroot's compiler and loader wrappers
@@ -78,8 +78,12 @@ docker-stop:  ## stop the dockerd that the harness started (by its PID)
 	  kill $$(cat "$$p") && echo "stopped dockerd $$(cat "$$p")"; rm -f "$$p"; \
 	else echo "no dockerd started by the harness is running"; fi
 
-clean:  ## remove $(BUILD)/$(BASE) (sources and ccache stay cached)
-	rm -rf "$(BUILD)/$(BASE)"
+# The base's directory: harness/lib.sh's base_dir (BASE, or BASE-STOCK).
+BASE_DIR = $(shell BASE='$(BASE)' STOCK='$(STOCK)' GLIBC_SRC='$(GLIBC_SRC)' BUILD='$(BUILD)' \
+                   bash -c '. harness/lib.sh && base_dir')
+
+clean:  ## remove $(BASE_DIR) (sources and ccache stay cached)
+	rm -rf "$(BASE_DIR)"
 
 distclean:  ## remove $(BUILD) (default build/) entirely
 	rm -rf "$(BUILD)"

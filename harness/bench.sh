@@ -2,8 +2,8 @@
 # bench.sh VARIANT...: benchmarks of the sysroots of $BASE, side by side.
 # BENCH=default (under 15 minutes on 2 cores), quick (under 3 minutes), or
 # groups and cases separated by commas (bench/run.py's plan() says what each
-# runs).  Output in build/bench/$BASE/ (default), build/bench/$BASE-$BENCH/
-# (any other BENCH).
+# runs).  Output in build/bench/<base>/ (default), build/bench/<base>-$BENCH/
+# (any other BENCH), <base> being lib.sh's base_key.
 . "$(dirname "$0")/lib.sh"
 
 # shellcheck disable=SC2046
@@ -30,7 +30,7 @@ if [ -n "$BUNDLE" ]; then
   note "$out.tar.gz ($((size >> 10)) KiB): unpack anywhere, then ./run [--bench create-join] [VARIANT...]"
   exit 0
 fi
-out=$BUILD/bench/$BASE
+out=$BUILD/bench/$(base_key)
 [ "${BENCH:-default}" = default ] || out=$out-$BENCH
 exec python3 "$TOP/bench/run.py" --base "$(glibc_label)" --build "$(base_dir)" \
   --out "$out" --bench "${BENCH:-default}" \

@@ -61,14 +61,16 @@ timed () {
 
 # Unpack the source and apply the series into $src.
 prepare_src () {
-  local v=$1 key=$2 new=$src.new p err file
+  local v=$1 key=$2 new=$src.new p err file ex
   [ -f "$vdir/stamp.src" ] && [ "$(cat "$vdir/stamp.src")" = "$key" ] && [ -d "$src" ] \
     && return 0
   rm -rf "$new"; mkdir -p "$new"
   tar -xf "$source_dir/glibc.tar" -C "$new" --strip-components=1
   while IFS= read -r p; do
     # Keep git from taking the enclosing repository for the tree's own.
-    if ! err=$(cd "$new" && GIT_CEILING_DIRECTORIES=$vdir git apply --whitespace=nowarn "$p" 2>&1); then
+    ex=$(apply_excludes "$new" "$p")
+    if ! err=$(cd "$new" && GIT_CEILING_DIRECTORIES=$vdir git apply --whitespace=nowarn \
+                 ${ex:+"$ex"} "$p" 2>&1); then
       file=$(patch_error_file "$err")
       rm -rf "$new"
       die "patch ${p##*/} does not apply to glibc $LABEL${file:+ (file $file)}: $(printf '%s' "$err" | head -n1)"

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Fill in the cover letter that git format-patch --cover-letter wrote.
 
-    cover_letter.py --base BASE --build BUILD COVER.patch
+    cover_letter.py --base KEY [--label TEXT] [--manual-left-out] --build BUILD COVER.patch
 
 The subject and the text come from what this tree measured last: the
-`make check` comparison (BUILD/BASE/check/compare-*-patched.json) and the
-default `make bench` run (BUILD/bench/BASE/results.json), each with its
+`make check` comparison (BUILD/KEY/check/compare-*-patched.json) and the
+default `make bench` run (BUILD/bench/KEY/results.json), each with its
 machine and date.  What was not run is said, not left out.  The
 motivation is the fixed text of harness/cover-letter.txt.
 """
@@ -78,6 +78,9 @@ def bench_part(build, base):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", required=True)
+    ap.add_argument("--label", help="what the text calls this glibc (default: BASE)")
+    ap.add_argument("--manual-left-out", action="store_true",
+                    help="the diffstat was made on a tree without manual/")
     ap.add_argument("--build", required=True)
     ap.add_argument("cover")
     a = ap.parse_args()
@@ -91,7 +94,7 @@ def main():
         [motivation, "",
          wrap("Tested on x86_64, on glibc %s (source: %s), stock and patched "
               "built the same way and compared test by test (nptl-scale's "
-              "make check):" % (a.base, source))]
+              "make check):" % (a.label or a.base, source))]
         + check_part(a.build, a.base)
         + ["", "Measured (nptl-scale's make bench), stock and patched interleaved:"]
         + bench
@@ -100,7 +103,10 @@ def main():
             "them; on %s cores the cause is shown instead, as lock hold times "
             "with experiments/lockstat.patch); other architectures; glibc's "
             "whole test suite (make check-full)." % (cores or "these"))),
-           "", "The figures of each patch are in its commit message."])
+           "", "The figures of each patch are in its commit message."]
+        + (["", wrap("The diffstat below leaves out the manual/ hunks of the "
+                     "series: it was made on a tree without manual/.")]
+           if a.manual_left_out else []))
     with open(a.cover) as f:
         text = f.read()
     if "*** SUBJECT HERE ***" not in text or "*** BLURB HERE ***" not in text:

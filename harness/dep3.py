@@ -8,7 +8,9 @@ For each patch that SERIES_FILE names: OUTDIR/nptl-scale/NAME.diff with
 Description (the subject and the commit message), Origin, Forwarded and
 Last-Update (the patch's date), then the diff; and OUTDIR/series, the
 lines to append to debian/patches/series.  No Bug field: no upstream bug
-number exists for these changes yet.
+number exists for these changes yet.  Debian's glibc source has no
+manual/ (it is repacked without it), so a patch's manual/ files are left
+out, and its Description says so.
 """
 
 import email
@@ -32,9 +34,15 @@ def convert(path, rel):
     diff = diff[diff.index("diff --git"):]
     # The trailer git format-patch appends ("-- \n2.39.5\n") is not a diff.
     diff = re.sub(r"\n-- \n[^\n]*\n*$", "\n", diff)
+    files = re.split(r"(?m)^(?=diff --git )", diff)
+    kept = [f for f in files if not f.startswith("diff --git a/manual/")]
+    diff = "".join(kept)
     desc = ["Description: " + subject]
     for line in body.strip("\n").split("\n"):
         desc.append(" " + line if line.strip() else " .")
+    if len(kept) != len(files):
+        desc += [" .", " The manual/ part of the change is left out: Debian's glibc source"
+                 " has no manual/."]
     return "\n".join(desc + [
         "Origin: other, nptl-scale (%s)" % rel,
         "Forwarded: no",

@@ -11,10 +11,17 @@
 # file; we check the .deb's SHA-256 against the index once more, and the
 # tarball's version against BASE.
 #
-# Output: $BUILD/$BASE/source/glibc.tar (an uncompressed tarball whose top
-# directory is the glibc tree) and $BUILD/$BASE/source/ORIGIN (what it is).
+# STOCK=upstream (lib.sh's stock_kind) takes instead the .orig tarball of
+# Debian's glibc source package, fetched through the same configuration's
+# deb-src line and checked against the index's SHA-256 of it: upstream's
+# release tarball, which Debian repacks without manual/.
+#
+# Output: $(base_dir)/source/glibc.tar (an uncompressed tarball whose top
+# directory is the glibc tree) and $(base_dir)/source/ORIGIN (what it is:
+# its first word is the stock kind, "debian:", "upstream:" or "local:").
 . "$(dirname "$0")/lib.sh"
 
+check_base
 out=$(base_dir source)
 mkdir -p "$out"
 
@@ -43,6 +50,17 @@ from_local () {
   echo "local: $src" > "$out/ORIGIN.new"
 }
 
+# Normalise the top directory of glibc.tar.new to glibc/.
+normalise_top () {
+  local top
+  top=$(tar -tf "$out/glibc.tar.new" | head -n1 | cut -d/ -f1)
+  if [ "$top" != glibc ]; then
+    rm -rf "$out/.norm" && mkdir -p "$out/.norm" && tar -xf "$out/glibc.tar.new" -C "$out/.norm" \
+      && tar -C "$out/.norm" -cf "$out/glibc.tar.new" --transform "s|^$top|glibc|" "$top" \
+      && rm -rf "$out/.norm" || die "could not repack $out/glibc.tar.new"
+  fi
+}
+
 from_debian () {
   local suite=$1 apt ver sha deb want
   apt=$BUILD/apt/$suite
@@ -69,29 +87,40 @@ from_debian () {
   dpkg-deb --fsys-tarfile "$deb" | tar -xOf - "./usr/src/glibc/glibc-$BASE.tar.xz" \
     | xz -dc > "$out/glibc.tar.new" \
     || die "$deb does not contain glibc-$BASE.tar.xz"
-  # Normalise the top directory to glibc/.
-  local top
-  top=$(tar -tf "$out/glibc.tar.new" | head -n1 | cut -d/ -f1)
-  if [ "$top" != glibc ]; then
-    mkdir -p "$out/.norm" && tar -xf "$out/glibc.tar.new" -C "$out/.norm" \
-      && tar -C "$out/.norm" -cf "$out/glibc.tar.new" --transform "s|^$top|glibc|" "$top" \
-      && rm -rf "$out/.norm"
-  fi
+  normalise_top
   printf 'debian: glibc-source %s (%s) sha256 %s\n' "$ver" "$suite" "$sha" > "$out/ORIGIN.new"
 }
 
+from_upstream () {
+  local suite=$1 sha
+  fetch_source_package "$suite" glibc "$CACHE/src/glibc-$suite" orig
+  case ${SRC_ORIG##*/} in
+    "glibc_$BASE.orig.tar."*) ;;
+    *) die "Debian $suite now ships glibc ${SRC_VERSION}, not $BASE; give GLIBC_SRC=/path to a glibc-$BASE tree or tarball" ;;
+  esac
+  sha=$(sha256sum < "$SRC_ORIG" | cut -d' ' -f1)
+  note "verified ${SRC_ORIG##*/} (Debian glibc $SRC_VERSION, $suite; sha256 $sha)"
+  local unz
+  case $SRC_ORIG in *.xz) unz=xz ;; *.bz2) unz=bzip2 ;; *) unz=gzip ;; esac
+  "$unz" -dc < "$SRC_ORIG" > "$out/glibc.tar.new" || die "$SRC_ORIG could not be unpacked"
+  normalise_top
+  printf 'upstream: %s (Debian glibc %s, %s) sha256 %s\n' "${SRC_ORIG##*/}" "$SRC_VERSION" \
+    "$suite" "$sha" > "$out/ORIGIN.new"
+}
+
 # A source that is already here is reused; FETCH=1 looks again.
+kind=$(stock_kind)
 if [ -f "$out/glibc.tar" ] && [ -f "$out/ORIGIN" ] && [ -z "$FETCH" ] \
+   && grep -q "^$kind: " "$out/ORIGIN" \
    && { [ -z "$GLIBC_SRC" ] || grep -qxF "local: $GLIBC_SRC" "$out/ORIGIN"; }; then
   exit 0
 fi
 
-if [ -n "$GLIBC_SRC" ]; then
-  from_local "$GLIBC_SRC"
-else
-  check_base
-  from_debian "$(suite_for_base "$BASE")"
-fi
+case $kind in
+  local) from_local "$GLIBC_SRC" ;;
+  upstream) from_upstream "$(suite_for_base "$BASE")" ;;
+  debian) from_debian "$(suite_for_base "$BASE")" ;;
+esac
 mv "$out/glibc.tar.new" "$out/glibc.tar"
 mv "$out/ORIGIN.new" "$out/ORIGIN"
 note "source: $(cat "$out/ORIGIN"), glibc $(glibc_version)"

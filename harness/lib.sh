@@ -1,8 +1,9 @@
 # Common definitions for the nptl-scale harness.  Sourced, never run.
 #
 # Layout of one base (BASE=2.43 or 2.36; BASE=local for a GLIBC_SRC tree)
-# under $BUILD, $(base_dir):
-#   $BUILD/<base>/source/      the verified glibc-source .deb and its tarball
+# under $BUILD, $(base_dir): $BUILD/<base>, or $BUILD/<base>-<stock> when
+# STOCK is not the base's default (base_key):
+#   $BUILD/<base>/source/      the stock source's tarball and ORIGIN
 #   $BUILD/<base>/check/       make check's results (check-series/: check-series')
 #   $BUILD/<base>/<variant>/      $(variant_dir VARIANT): one sysroot, with
 #                      .../src    glibc source tree (stock: as shipped;
@@ -43,6 +44,31 @@ check_base () {
   [ -n "$GLIBC_SRC" ] && return 0
   suite_for_base "$BASE" >/dev/null \
     || die "unknown BASE '$BASE' (known: 2.43, 2.36; or give GLIBC_SRC=/path)"
+  case ${STOCK:-} in
+    ''|upstream|debian) ;;
+    *) die "unknown STOCK '$STOCK' (known: upstream, debian)" ;;
+  esac
+}
+
+# Which glibc is stock (STOCK=): "upstream", the release as published
+# (the .orig tarball of Debian's glibc source package: upstream's release
+# tarball, repacked by Debian without manual/), or "debian", glibc as
+# Debian builds it (the glibc-source package's tarball: the release
+# branch's updates and Debian's own patches applied, manual/ removed).
+# The default is upstream for 2.43, the series for libc-alpha, and debian
+# for 2.36, the backport a distribution takes; a GLIBC_SRC tree is
+# "local".
+default_stock () { case $1 in 2.36) echo debian ;; *) echo upstream ;; esac; }
+stock_kind () {
+  if [ -n "$GLIBC_SRC" ]; then echo local; else echo "${STOCK:-$(default_stock "$BASE")}"; fi
+}
+
+# The name of this base's directories under $BUILD (and build/bench/,
+# build/mail/): BASE, with -STOCK when STOCK is not the base's default.
+base_key () {
+  local s
+  s=$(stock_kind)
+  case $s in local|"$(default_stock "$BASE")") echo "$BASE" ;; *) echo "$BASE-$s" ;; esac
 }
 
 # The Debian archive this machine already uses, read from its apt sources
@@ -91,14 +117,16 @@ private_apt () {
     || die "apt-get update for $suite failed (see $apt/update.log); is the Debian archive reachable?"
 }
 
-# fetch_source_package SUITE PACKAGE DIR: the files of Debian source package
-# PACKAGE (.dsc, .orig.tar.*, .debian.tar.*) into DIR, checked by apt
-# against the signed Sources index; nothing is unpacked.  Kept when DIR
+# fetch_source_package SUITE PACKAGE DIR [orig]: the files of Debian source
+# package PACKAGE (.dsc, .orig.tar.*, .debian.tar.*) into DIR, checked by
+# apt against the signed Sources index; nothing is unpacked.  Kept when DIR
 # already holds a .dsc of the version the index names.  SRC_DSC and
 # SRC_ORIG are left naming that version's .dsc and .orig tarball (DIR may
-# also hold older versions).
+# also hold older versions), SRC_VERSION the version.  With "orig", only
+# the .orig tarball is fetched (SRC_DSC is then empty) and its SHA-256 is
+# checked once more against the index's Checksums-Sha256, the .dsc's own.
 fetch_source_package () {
-  local suite=$1 pkg=$2 dir=$3 ver file_ver upstream
+  local suite=$1 pkg=$2 dir=$3 only=$4 ver file_ver upstream want
   private_apt "$suite"
   # The index can list several versions (a point release and the one
   # before it): the newest.
@@ -110,6 +138,28 @@ fetch_source_package () {
   file_ver=${ver#*:}
   upstream=${file_ver%-*}
   mkdir -p "$dir"
+  SRC_VERSION=$ver
+  if [ "$only" = orig ]; then
+    SRC_DSC=
+    want=$(apt-cache "${APT_OPTS[@]}" showsrc "$pkg" 2>/dev/null \
+      | awk -v v="$ver" -v f="${pkg}_$upstream.orig.tar." '
+          /^Version:/ { this = ($2 == v) }
+          /^Checksums-Sha256:/ { c = this; next }
+          c && /^ / { if (index($3, f) == 1) { print $1, $3; exit } next }
+          { c = 0 }')
+    [ -n "$want" ] || die "the Sources index of $suite names no .orig tarball for $pkg $ver"
+    SRC_ORIG=$dir/${want#* }
+    if ! [ -f "$SRC_ORIG" ] || [ "$(sha256sum < "$SRC_ORIG" | cut -d' ' -f1)" != "${want%% *}" ]; then
+      note "downloading ${want#* } ($pkg $ver, $suite)"
+      rm -f "$SRC_ORIG"
+      (cd "$dir" && apt-get "${APT_OPTS[@]}" source --download-only --tar-only "$pkg=$ver") \
+        > "$dir/download.log" 2>&1 && [ -f "$SRC_ORIG" ] \
+        || die "download of ${want#* } failed (see $dir/download.log)"
+      [ "$(sha256sum < "$SRC_ORIG" | cut -d' ' -f1)" = "${want%% *}" ] \
+        || { rm -f "$SRC_ORIG"; die "${want#* }: SHA-256 does not match the signed Sources index"; }
+    fi
+    return 0
+  fi
   SRC_DSC=$dir/${pkg}_$file_ver.dsc
   if ! [ -f "$SRC_DSC" ]; then
     note "downloading the source package $pkg $ver ($suite)"
@@ -126,6 +176,21 @@ fetch_source_package () {
 patch_error_file () {
   printf '%s\n' "$1" | sed -n 's/^error: \(.*\): \(patch does not apply\|No such file or directory\|already exists in working directory\|already exists in index\|does not exist in index\)$/\1/p' \
     | head -n1
+}
+
+# apply_excludes TREE PATCH: the git apply/am option that leaves out the
+# patch's changes to manual/ when TREE lacks a manual/ file the patch
+# changes (Debian's tarballs, the .orig one included, come without the
+# manual), with a note saying so; nothing otherwise.  Where the manual is
+# there, those hunks must apply.
+apply_excludes () {
+  local f
+  for f in $(sed -n 's|^--- a/\(manual/[^ ]*\)$|\1|p' "$2"); do
+    [ -f "$1/$f" ] && continue
+    note "${2##*/}: this tree has no $f, so the patch's manual/ changes are left out"
+    echo "--exclude=manual/*"
+    return 0
+  done
 }
 
 # The variants built, and those a command acts on when none is named (the
@@ -146,7 +211,7 @@ compared_variants () {
 sysroot_of () { echo "${1%%@*}"; }
 
 # base_dir [SUB]: $BUILD/<base>, or a directory in it.
-base_dir () { echo "$BUILD/$BASE${1:+/$1}"; }
+base_dir () { echo "$BUILD/$(base_key)${1:+/$1}"; }
 
 # variant_dir VARIANT [PART]: the directory of VARIANT's sysroot, or one
 # PART of it: src, obj, root, cc or run (see the layout above).
@@ -178,10 +243,15 @@ glibc_version () {
 }
 version_h () { sed -n 's/^#define VERSION "\(.*\)"/\1/p' | head -n1; }
 
-# What the logs and reports call this glibc: "2.43", or for a GLIBC_SRC
-# tree its own version and where it lives, "2.42.9000 (BASE=local)".
+# What the logs and reports call this glibc: "2.43 (upstream)", "2.36
+# (Debian)", or for a GLIBC_SRC tree its own version and where it lives,
+# "2.42.9000 (BASE=local)".
 glibc_label () {
-  if [ -n "$GLIBC_SRC" ]; then echo "$(glibc_version) (BASE=$BASE)"; else echo "$BASE"; fi
+  case $(stock_kind) in
+    local) echo "$(glibc_version) (BASE=$BASE)" ;;
+    debian) echo "$BASE (Debian)" ;;
+    *) echo "$BASE (upstream)" ;;
+  esac
 }
 
 # The base whose series (patches/glibc-<base>) and known failures apply:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make mail: the series as mails for libc-alpha, in $BUILD/mail/<base>/:
-# git format-patch files on top of the base source, each with the
-# submitter's From: and Signed-off-by: (from git config user.name and
-# user.email; none, and it refuses), and 0000-cover-letter.patch written
+# the series' git format-patch files, each with the submitter's From: and
+# Signed-off-by: (from git config user.name and user.email; none, and it
+# refuses), and 0000-cover-letter.patch written
 # from the last `make check` and `make bench` results of this tree
 # (harness/cover_letter.py).  It then checks that the mails apply with
 # `git am` to the base source, and to the glibc git checkout GLIBC_SRC
@@ -21,12 +21,12 @@ target=$GLIBC_SRC
 if [ -n "$target" ]; then
   git -C "$target" rev-parse --verify -q HEAD >/dev/null \
     || die "GLIBC_SRC=$target is not a git checkout (make mail applies the mails there with git am)"
-  unset GLIBC_SRC
   [ "$BASE" = local ] && BASE=$(series_base)
+  unset GLIBC_SRC
 fi
 check_base
 "$TOP/harness/fetch-source.sh" || exit 1
-out=$BUILD/mail/$BASE
+out=$BUILD/mail/$(base_key)
 tmp=$out.tmp
 rm -rf "$tmp" && mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
@@ -45,10 +45,11 @@ base_repo () {
 # apply_mails REPO WHERE PATCH...: git am, or a one-line error naming the
 # patch and the file that does not apply.
 apply_mails () {
-  local repo=$1 where=$2 p err file; shift 2
+  local repo=$1 where=$2 p err file ex; shift 2
   for p in "$@"; do
+    ex=$(apply_excludes "$repo" "$p")
     if ! err=$(git -C "$repo" -c user.name="$name" -c user.email="$email" \
-                 am -q --keep-cr "$p" 2>&1); then
+                 am -q --keep-cr ${ex:+"$ex"} "$p" 2>&1); then
       git -C "$repo" am --abort >/dev/null 2>&1
       file=$(patch_error_file "$err")
       die "${p##*/} does not apply to $where${file:+ (file $file)}: $(printf '%s\n' "$err" | grep -m1 -i 'error\|fail' | cut -c1-200)"
@@ -56,32 +57,50 @@ apply_mails () {
   done
 }
 
-note "the series of glibc $BASE on its base source, as $name <$email>"
-base_repo "$tmp/repo"
+note "the series of glibc $(glibc_label) as mails from $name <$email>"
+# The mails are the series' own files (git format-patch output of the tree
+# it was made on, manual/ included) with the submitter as From: and a
+# Signed-off-by: of theirs at the end of each message; the dates stay.
 mapfile -t series < <(series_patches patched)
-apply_mails "$tmp/repo" "glibc $BASE" "${series[@]}"
-# The submitter becomes the author, and signs off; the dates stay.
-git -C "$tmp/repo" -c user.name="$name" -c user.email="$email" \
-  rebase -q --exec 'git commit -q --amend --no-edit --reset-author -s' HEAD~${#series[@]} \
-  > /dev/null 2>&1 || die "could not set the author and Signed-off-by"
 mkdir -p "$tmp/mail"
-git -C "$tmp/repo" -c user.name="$name" -c user.email="$email" format-patch -q \
-  --cover-letter --thread=shallow -o "$tmp/mail" HEAD~${#series[@]} \
-  || die "git format-patch failed"
-"$TOP/harness/cover_letter.py" --base "$BASE" --build "$BUILD" \
-  "$tmp/mail/0000-cover-letter.patch" || exit 1
-mapfile -t mails < <(ls "$tmp/mail"/0*.patch | grep -v /0000-)
+for p in "${series[@]}"; do
+  awk -v from="From: $name <$email>" -v sob="Signed-off-by: $name <$email>" '
+    hdr && /^From: / { print from; next }
+    hdr && /^$/ { hdr = 0 }
+    !hdr && !done && /^---$/ { print sob; done = 1 }
+    { print }
+    BEGIN { hdr = 1 }' "$p" > "$tmp/mail/${p##*/}" \
+    && grep -qxF "Signed-off-by: $name <$email>" "$tmp/mail/${p##*/}" \
+    || die "${p##*/} is not a git format-patch mail (no From: header or no --- line)"
+done
+mapfile -t mails < <(ls "$tmp/mail"/0*.patch)
 
-note "checking: git am of the mails on glibc $BASE"
+note "checking: git am of the mails on glibc $(glibc_label)"
 base_repo "$tmp/check"
-apply_mails "$tmp/check" "glibc $BASE" "${mails[@]}"
+apply_mails "$tmp/check" "glibc $(glibc_label)" "${mails[@]}"
+cover_repo=$tmp/check
 if [ -n "$target" ]; then
   note "checking: git am of the mails on $target ($(git -C "$target" log -1 --format='%h %s' | cut -c1-60))"
   git clone -q --shared --no-checkout "$target" "$tmp/target" \
     && git -C "$tmp/target" checkout -q --detach "$(git -C "$target" rev-parse HEAD)" \
     || die "could not check out $target"
   apply_mails "$tmp/target" "$target" "${mails[@]}"
+  cover_repo=$tmp/target
 fi
+manual_left_out=
+for p in "${mails[@]}"; do
+  [ -n "$(apply_excludes "$cover_repo" "$p" 2>/dev/null)" ] && manual_left_out=1
+done
+# The cover letter's shortlog and diffstat from the tree the mails went
+# on last: the checkout when one is given (all of the series applies
+# there), else the base source (without the manual/ hunks if it has no
+# manual/: cover_letter.py then says so).
+git -C "$cover_repo" -c user.name="$name" -c user.email="$email" format-patch -q \
+  --cover-letter --thread=shallow -o "$tmp/cover" HEAD~${#mails[@]} \
+  && mv "$tmp/cover/0000-cover-letter.patch" "$tmp/mail/" \
+  || die "git format-patch --cover-letter failed"
+"$TOP/harness/cover_letter.py" --base "$(base_key)" --label "$(glibc_label)" --build "$BUILD" \
+  ${manual_left_out:+--manual-left-out} "$tmp/mail/0000-cover-letter.patch" || exit 1
 
 rm -rf "$out" && mv "$tmp/mail" "$out"
 note "mails in $out: $(ls "$out" | wc -l) files ($(ls "$out" | head -n1) ...); send with git send-email --to=libc-alpha@sourceware.org $out/*.patch"

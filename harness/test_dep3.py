@@ -61,6 +61,28 @@ class Dep3Test(unittest.TestCase):
                 "Last-Update: 2026-11-30"])
             self.assertTrue(text.endswith(" x\n+y\n"), text[-40:])
 
+    def test_manual_left_out(self):
+        manual = ("diff --git a/manual/t.texi b/manual/t.texi\n"
+                  "index 3333333..4444444 100644\n--- a/manual/t.texi\n+++ b/manual/t.texi\n"
+                  "@@ -1 +1,2 @@\n m\n+n\n")
+        patch = PATCH.replace("diff --git a/nptl/a.c", manual + "diff --git a/nptl/a.c")
+        patch = patch.replace("+y\n-- ", "+y\n" + manual.replace("t.texi", "u.texi") + "-- ")
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "p.patch"), "w") as f:
+                f.write(patch)
+            with open(os.path.join(d, "series"), "w") as f:
+                f.write("p.patch\n")
+            out = os.path.join(d, "out")
+            r = subprocess.run([sys.executable, DEP3, os.path.join(d, "series"), out],
+                               capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(out, "nptl-scale", "p.diff")) as f:
+                head, _, diff = f.read().partition("\n---\n")
+            self.assertNotIn("manual/", diff)
+            self.assertEqual(diff.count("diff --git"), 1)
+            self.assertTrue(diff.endswith(" x\n+y\n"), diff[-40:])
+            self.assertIn(" The manual/ part of the change is left out", head)
+
     def test_not_a_patch(self):
         with tempfile.TemporaryDirectory() as d:
             with open(os.path.join(d, "p.patch"), "w") as f:

@@ -63,9 +63,21 @@ class MakefileTest(unittest.TestCase):
         out = make("help", "BUILD=/tmp/x")
         self.assertFalse([l for l in out if "$(" in l], out)
         self.assertIn("  sysroot        build and install stock and patched glibc into "
-                      "/tmp/x/2.43/*/root (BASE=2.43)", out)
+                      "/tmp/x/2.43/*/root", out)
         self.assertIn("  clean          remove /tmp/x/2.43 (sources and ccache stay cached)", out)
         self.assertIn("  distclean      remove /tmp/x (default build/) entirely", out)
+
+    # STOCK other than the base's default has a directory of its own.
+    def test_stock_directories(self):
+        self.assertEqual(dry_run("clean", "BUILD=/tmp/x", "STOCK=debian"),
+                         ['rm -rf "/tmp/x/2.43-debian"'])
+        self.assertEqual(dry_run("clean", "BUILD=/tmp/x", "STOCK=upstream"),
+                         ['rm -rf "/tmp/x/2.43"'])
+        self.assertEqual(dry_run("clean", "BUILD=/tmp/x", "BASE=2.36", "STOCK=upstream"),
+                         ['rm -rf "/tmp/x/2.36-upstream"'])
+        out = make("help", "BUILD=/tmp/x", "BASE=2.36")
+        self.assertTrue(out[-1].startswith("Variables: BASE=2.36 (2.43|2.36|local), STOCK=debian "),
+                        out[-1])
 
     def test_help_with_glibc_src(self):
         out = make("help", "BUILD=/tmp/x", "GLIBC_SRC=/src/glibc")

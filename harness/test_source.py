@@ -58,7 +58,29 @@ class GlibcSrcTest(unittest.TestCase):
 
     def test_debian_bases_unchanged(self):
         self.assertEqual(self.sh(self.NAMES, BASE="2.36"),
-                         ["2.36", "2.36", "2.36", "2.36", TOP + "/patches/glibc-2.36"])
+                         ["2.36", "2.36", "2.36 (Debian)", "2.36", TOP + "/patches/glibc-2.36"])
+
+    # Which stock: upstream for 2.43 and Debian's for 2.36 by default;
+    # the other one in a directory of its own; a GLIBC_SRC tree is local.
+    def test_stock(self):
+        names = 'stock_kind; base_key; glibc_label'
+        self.assertEqual(self.sh(names), ["upstream", "2.43", "2.43 (upstream)"])
+        self.assertEqual(self.sh(names, STOCK="debian"), ["debian", "2.43-debian", "2.43 (Debian)"])
+        self.assertEqual(self.sh(names, BASE="2.36"), ["debian", "2.36", "2.36 (Debian)"])
+        self.assertEqual(self.sh(names, BASE="2.36", STOCK="upstream"),
+                         ["upstream", "2.36-upstream", "2.36 (upstream)"])
+        src = self.tree("2.42.9000")
+        self.assertEqual(self.sh(names, GLIBC_SRC=src, STOCK="debian"),
+                         ["local", "local", "2.42.9000 (BASE=local)"])
+
+    def test_unknown_stock(self):
+        e = {k: v for k, v in os.environ.items() if k not in ("BASE", "GLIBC_SRC", "MAKEFLAGS")}
+        e.update(BUILD=self.tmp + "/build", NPTL_SCALE_CACHE=self.tmp + "/cache", STOCK="fedora")
+        r = subprocess.run([TOP + "/harness/fetch-source.sh"], env=e, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stderr.strip().splitlines(),
+                         ["fetch-source.sh: error: unknown STOCK 'fedora' (known: upstream, debian)"])
+        self.assertFalse(os.path.exists(self.tmp + "/build/2.43-fedora"))
 
     def test_fetch_lays_out_under_local(self):
         src = self.tree("2.42.9000")
