@@ -6,7 +6,8 @@
 # glibc's whole `make check`) through glibc's own make rules in the variant's
 # build tree, then our DejaGnu suite (testsuite/) built with the variant's
 # compiler wrapper.  Every variant's results are written as a .sum file under
-# build/$BASE/check/ and compared with stock's by harness/compare.py, which
+# build/<base>/check/ (CHECK=full: check-full/) and compared with stock's
+# by harness/compare.py, which
 # exits non-zero on any regression.  CHECK_BENCH=0 skips the benchmark smoke;
 # SELECTION=FILE replaces harness/check-selection.
 . "$(dirname "$0")/lib.sh"
@@ -20,7 +21,8 @@ RETRIES=${RETRIES:-2}
 # A wall-clock bound on one make invocation (glibc's test driver already
 # kills a hung test after its own timeout).
 MAKE_LIMIT=${MAKE_LIMIT:-5400}
-out=${CHECK_OUT:-$(base_dir check)}
+if [ "$CHECK" = full ]; then out=${CHECK_OUT:-$(base_dir check-full)}
+else out=${CHECK_OUT:-$(base_dir check)}; fi
 mkdir -p "$out"; rm -rf "$out/failed"
 
 resolve_isolation

@@ -104,8 +104,26 @@ from_upstream () {
   case $SRC_ORIG in *.xz) unz=xz ;; *.bz2) unz=bzip2 ;; *) unz=gzip ;; esac
   "$unz" -dc < "$SRC_ORIG" > "$out/glibc.tar.new" || die "$SRC_ORIG could not be unpacked"
   normalise_top
-  printf 'upstream: %s (Debian glibc %s, %s) sha256 %s\n' "${SRC_ORIG##*/}" "$SRC_VERSION" \
-    "$suite" "$sha" > "$out/ORIGIN.new"
+  # The build descends into every directory of Makeconfig's all-subdirs,
+  # manual/ among them, which Debian's repack leaves out (its own tarball
+  # keeps a manual/Makefile for that): a stub that builds nothing.
+  local stub=
+  if ! tar -tf "$out/glibc.tar.new" glibc/manual/Makefile >/dev/null 2>&1; then
+    rm -rf "$out/.stub" && mkdir -p "$out/.stub/glibc/manual"
+    cat > "$out/.stub/glibc/manual/Makefile" <<'MK'
+# Added by nptl-scale: this tarball comes without the manual, and the
+# build descends into manual/ (Makeconfig's all-subdirs).  Nothing is
+# built here.
+subdir := manual
+include ../Rules
+MK
+    tar -C "$out/.stub" -rf "$out/glibc.tar.new" glibc/manual/Makefile \
+      || die "could not add the manual/Makefile stub to $out/glibc.tar.new"
+    rm -rf "$out/.stub"
+    stub=", with a stub manual/Makefile"
+  fi
+  printf 'upstream: %s (Debian glibc %s, %s) sha256 %s%s\n' "${SRC_ORIG##*/}" "$SRC_VERSION" \
+    "$suite" "$sha" "$stub" > "$out/ORIGIN.new"
 }
 
 # A source that is already here is reused; FETCH=1 looks again.
