@@ -25,6 +25,26 @@ check_base
 out=$(base_dir source)
 mkdir -p "$out"
 
+# add_manual_stub: glibc's build descends into every directory of
+# Makeconfig's all-subdirs, manual/ among them, which Debian's repack of
+# the release leaves out (Debian's own tarball keeps a manual/Makefile for
+# that): when glibc.tar.new has no manual/Makefile, add a stub that builds
+# nothing, and print what ORIGIN should say of it.
+add_manual_stub () {
+  tar -tf "$out/glibc.tar.new" glibc/manual/Makefile >/dev/null 2>&1 && return 0
+  rm -rf "$out/.stub" && mkdir -p "$out/.stub/glibc/manual"
+  cat > "$out/.stub/glibc/manual/Makefile" <<'MK'
+# Added by nptl-scale: this tree comes without the manual, and the build
+# descends into manual/ (Makeconfig's all-subdirs).  Nothing is built here.
+subdir := manual
+include ../Rules
+MK
+  tar -C "$out/.stub" -rf "$out/glibc.tar.new" glibc/manual/Makefile \
+    || die "could not add the manual/Makefile stub to $out/glibc.tar.new"
+  rm -rf "$out/.stub"
+  echo ", with a stub manual/Makefile"
+}
+
 from_local () {
   local src=$1 tmp
   tmp=$(mktemp -d "$out/.local.XXXXXX")
@@ -47,7 +67,7 @@ from_local () {
   fi
   mv "$tmp/glibc.tar" "$out/glibc.tar.new"
   rm -rf "$tmp"
-  echo "local: $src" > "$out/ORIGIN.new"
+  echo "local: $src$(add_manual_stub)" > "$out/ORIGIN.new"
 }
 
 # Normalise the top directory of glibc.tar.new to glibc/.
@@ -100,28 +120,11 @@ from_upstream () {
   esac
   sha=$(sha256sum < "$SRC_ORIG" | cut -d' ' -f1)
   note "verified ${SRC_ORIG##*/} (Debian glibc $SRC_VERSION, $suite; sha256 $sha)"
-  local unz
+  local unz stub
   case $SRC_ORIG in *.xz) unz=xz ;; *.bz2) unz=bzip2 ;; *) unz=gzip ;; esac
   "$unz" -dc < "$SRC_ORIG" > "$out/glibc.tar.new" || die "$SRC_ORIG could not be unpacked"
   normalise_top
-  # The build descends into every directory of Makeconfig's all-subdirs,
-  # manual/ among them, which Debian's repack leaves out (its own tarball
-  # keeps a manual/Makefile for that): a stub that builds nothing.
-  local stub=
-  if ! tar -tf "$out/glibc.tar.new" glibc/manual/Makefile >/dev/null 2>&1; then
-    rm -rf "$out/.stub" && mkdir -p "$out/.stub/glibc/manual"
-    cat > "$out/.stub/glibc/manual/Makefile" <<'MK'
-# Added by nptl-scale: this tarball comes without the manual, and the
-# build descends into manual/ (Makeconfig's all-subdirs).  Nothing is
-# built here.
-subdir := manual
-include ../Rules
-MK
-    tar -C "$out/.stub" -rf "$out/glibc.tar.new" glibc/manual/Makefile \
-      || die "could not add the manual/Makefile stub to $out/glibc.tar.new"
-    rm -rf "$out/.stub"
-    stub=", with a stub manual/Makefile"
-  fi
+  stub=$(add_manual_stub)
   printf 'upstream: %s (Debian glibc %s, %s) sha256 %s%s\n' "${SRC_ORIG##*/}" "$SRC_VERSION" \
     "$suite" "$sha" "$stub" > "$out/ORIGIN.new"
 }
@@ -130,7 +133,8 @@ MK
 kind=$(stock_kind)
 if [ -f "$out/glibc.tar" ] && [ -f "$out/ORIGIN" ] && [ -z "$FETCH" ] \
    && grep -q "^$kind: " "$out/ORIGIN" \
-   && { [ -z "$GLIBC_SRC" ] || grep -qxF "local: $GLIBC_SRC" "$out/ORIGIN"; }; then
+   && tar -tf "$out/glibc.tar" glibc/manual/Makefile >/dev/null 2>&1 \
+   && { [ -z "$GLIBC_SRC" ] || grep -qxF -e "local: $GLIBC_SRC" -e "local: $GLIBC_SRC, with a stub manual/Makefile" "$out/ORIGIN"; }; then
   exit 0
 fi
 

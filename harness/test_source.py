@@ -88,8 +88,16 @@ class GlibcSrcTest(unittest.TestCase):
         e.update(BUILD=self.tmp + "/build", GLIBC_SRC=src, NPTL_SCALE_CACHE=self.tmp + "/cache")
         r = subprocess.run([TOP + "/harness/fetch-source.sh"], env=e, capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("source: local: %s, glibc 2.42.9000" % src, r.stderr)
-        self.assertTrue(os.path.isfile(self.tmp + "/build/local/source/glibc.tar"))
+        # The tree has no manual/: the build needs manual/Makefile, a stub.
+        self.assertIn("source: local: %s, with a stub manual/Makefile, glibc 2.42.9000" % src,
+                      r.stderr)
+        tar = self.tmp + "/build/local/source/glibc.tar"
+        with tarfile.open(tar) as t:
+            self.assertIn("include ../Rules",
+                          t.extractfile("glibc/manual/Makefile").read().decode())
+        # A second fetch reuses it.
+        r = subprocess.run([TOP + "/harness/fetch-source.sh"], env=e, capture_output=True, text=True)
+        self.assertEqual((r.returncode, r.stderr), (0, ""))
         self.assertFalse(os.path.exists(self.tmp + "/build/2.43"))
         # Once fetched, the version is read from the tarball.
         shutil.rmtree(src)
