@@ -34,18 +34,24 @@ index 1111111..2222222 100644
 """
 
 
+def dep3(d, name, text):
+    """dep3.py on a series of one patch NAME (TEXT) in D/patches/glibc-2.36;
+    its output directory and result."""
+    sd = os.path.join(d, "patches", "glibc-2.36")
+    os.makedirs(sd)
+    with open(os.path.join(sd, name), "w") as f:
+        f.write(text)
+    with open(os.path.join(sd, "series"), "w") as f:
+        f.write("# comment\n%s\n" % name)
+    out = os.path.join(d, "out")
+    return out, subprocess.run([sys.executable, DEP3, os.path.join(sd, "series"), out],
+                               capture_output=True, text=True)
+
+
 class Dep3Test(unittest.TestCase):
     def test_headers_and_series(self):
         with tempfile.TemporaryDirectory() as d:
-            sd = os.path.join(d, "patches", "glibc-2.36")
-            os.makedirs(sd)
-            with open(os.path.join(sd, "0002-nptl-Do-a-thing.patch"), "w") as f:
-                f.write(PATCH)
-            with open(os.path.join(sd, "series"), "w") as f:
-                f.write("# comment\n0002-nptl-Do-a-thing.patch\n")
-            out = os.path.join(d, "out")
-            r = subprocess.run([sys.executable, DEP3, os.path.join(sd, "series"), out],
-                               capture_output=True, text=True)
+            out, r = dep3(d, "0002-nptl-Do-a-thing.patch", PATCH)
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(os.path.join(out, "series")) as f:
                 self.assertEqual(f.read(), "nptl-scale/0002-nptl-Do-a-thing.diff\n")
@@ -68,13 +74,7 @@ class Dep3Test(unittest.TestCase):
         patch = PATCH.replace("diff --git a/nptl/a.c", manual + "diff --git a/nptl/a.c")
         patch = patch.replace("+y\n-- ", "+y\n" + manual.replace("t.texi", "u.texi") + "-- ")
         with tempfile.TemporaryDirectory() as d:
-            with open(os.path.join(d, "p.patch"), "w") as f:
-                f.write(patch)
-            with open(os.path.join(d, "series"), "w") as f:
-                f.write("p.patch\n")
-            out = os.path.join(d, "out")
-            r = subprocess.run([sys.executable, DEP3, os.path.join(d, "series"), out],
-                               capture_output=True, text=True)
+            out, r = dep3(d, "p.patch", patch)
             self.assertEqual(r.returncode, 0, r.stderr)
             with open(os.path.join(out, "nptl-scale", "p.diff")) as f:
                 head, _, diff = f.read().partition("\n---\n")
@@ -85,12 +85,7 @@ class Dep3Test(unittest.TestCase):
 
     def test_not_a_patch(self):
         with tempfile.TemporaryDirectory() as d:
-            with open(os.path.join(d, "p.patch"), "w") as f:
-                f.write("Subject: x\nDate: Mon, 30 Nov 2026 01:16:16 +0000\n\nno diff\n")
-            with open(os.path.join(d, "series"), "w") as f:
-                f.write("p.patch\n")
-            r = subprocess.run([sys.executable, DEP3, os.path.join(d, "series"),
-                                os.path.join(d, "out")], capture_output=True, text=True)
+            _, r = dep3(d, "p.patch", "Subject: x\nDate: Mon, 30 Nov 2026 01:16:16 +0000\n\nno diff\n")
             self.assertNotEqual(r.returncode, 0)
             self.assertIn("not a git format-patch file", r.stderr)
 
