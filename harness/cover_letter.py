@@ -35,20 +35,26 @@ def mtime(path):
 
 
 def check_part(build, base):
-    d = os.path.join(build, base, "check")
+    """The comparisons of make check, then glibc's whole suite (make
+    check-full) when it was run; and whether it was."""
     out = []
-    for kind, what in KINDS:
-        p = os.path.join(d, "compare-%s-patched.json" % kind)
+    kinds = [("check", kind, what) for kind, what in KINDS] + \
+        [("check-full", "glibc", "glibc's whole test suite (make check-full)")]
+    full = False
+    for d, kind, what in kinds:
+        p = os.path.join(build, base, d, "compare-%s-patched.json" % kind)
         if not os.path.exists(p):
-            out.append("  %s: not run in this tree" % what)
+            if d == "check":
+                out.append("  %s: not run in this tree" % what)
             continue
+        full = full or d == "check-full"
         with open(p) as f:
             c = json.load(f)
         counts = lambda side: ", ".join("%s %d" % kv for kv in sorted(c[side]["counts"].items()))
         out.append("  %s (%s):\n    stock: %s\n    patched: %s\n    regressions: %d"
                    % (what, mtime(p), counts("stock"), counts("patched"),
                       len(c["regressions"])))
-    return out
+    return out, full
 
 
 def bench_part(build, base):
@@ -87,6 +93,7 @@ def main():
     with open(os.path.join(HERE, "cover-letter.txt")) as f:
         motivation = f.read().strip()
     bench, cores = bench_part(a.build, a.base)
+    checks, full = check_part(a.build, a.base)
     origin = os.path.join(a.build, a.base, "source", "ORIGIN")
     source = open(origin).read().strip() if os.path.exists(origin) else "unknown"
     wrap = lambda t: textwrap.fill(t, 72)
@@ -95,14 +102,14 @@ def main():
          wrap("Tested on x86_64, on glibc %s (source: %s), stock and patched "
               "built the same way and compared test by test (nptl-scale's "
               "make check):" % (a.label or a.base, source))]
-        + check_part(a.build, a.base)
+        + checks
         + ["", "Measured (nptl-scale's make bench), stock and patched interleaved:"]
         + bench
         + ["", wrap("Not measured here: %s" % (
             "a machine with many cores (the symptom this series addresses needs "
             "them; on %s cores the cause is shown instead, as lock hold times "
-            "with experiments/lockstat.patch); other architectures; glibc's "
-            "whole test suite (make check-full)." % (cores or "these"))),
+            "with experiments/lockstat.patch); other architectures%s." % (
+                cores or "these", "" if full else "; glibc's whole test suite (make check-full)"))),
            "", "The figures of each patch are in its commit message."]
         + (["", wrap("The diffstat below leaves out the manual/ hunks of the "
                      "series: it was made on a tree without manual/.")]

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Self-test of cover_letter.py: the cover letter quotes the comparisons
+that were run (make check; make check-full when it was run), says what was
+not, and notes a diffstat made without the manual."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COVER = """From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+Subject: [PATCH 0/6] *** SUBJECT HERE ***
+
+*** BLURB HERE ***
+
+A (1):
+  nptl: x
+"""
+
+
+def comparison(path, stock, patched, regressions=()):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump({"stock": {"counts": stock}, "patched": {"counts": patched},
+                   "regressions": list(regressions)}, f)
+
+
+class CoverLetterTest(unittest.TestCase):
+    def letter(self, build, *args):
+        p = os.path.join(build, "cover.patch")
+        with open(p, "w") as f:
+            f.write(COVER)
+        r = subprocess.run([sys.executable, os.path.join(HERE, "cover_letter.py"), "--base", "2.43",
+                            "--label", "2.43 (upstream)", "--build", build, *args, p],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(p) as f:
+            return " ".join(f.read().split())
+
+    def test_quick_only(self):
+        with tempfile.TemporaryDirectory() as b:
+            comparison(b + "/2.43/check/compare-glibc-patched.json", {"PASS": 511}, {"PASS": 576})
+            t = self.letter(b)
+            self.assertIn("on glibc 2.43 (upstream)", t)
+            self.assertIn("stock: PASS 511 patched: PASS 576 regressions: 0", t)
+            self.assertIn("glibc's whole test suite (make check-full).", t)  # not measured
+            self.assertIn("nptl-scale's stress and regression suite: not run in this tree", t)
+            self.assertNotIn("manual/", t)
+
+    def test_full_and_manual(self):
+        with tempfile.TemporaryDirectory() as b:
+            comparison(b + "/2.43/check/compare-glibc-patched.json", {"PASS": 511}, {"PASS": 576})
+            comparison(b + "/2.43/check-full/compare-glibc-patched.json",
+                       {"PASS": 5000, "FAIL": 3}, {"PASS": 5060, "FAIL": 3})
+            t = self.letter(b, "--manual-left-out")
+            self.assertIn("glibc's whole test suite (make check-full) (", t)
+            self.assertIn("stock: FAIL 3, PASS 5000 patched: FAIL 3, PASS 5060 regressions: 0", t)
+            self.assertNotIn("glibc's whole test suite (make check-full).", t)
+            self.assertIn("The diffstat below leaves out the manual/ hunks", t)
+
+
+if __name__ == "__main__":
+    unittest.main()
