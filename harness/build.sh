@@ -150,8 +150,8 @@ build_variant () {
 
   note "glibc $LABEL $v: install into $root"
   rm -rf "$root.new"
-  # Debian's tarball has no manual (it is not DFSG-free): MAKEINFO=: skips
-  # the info pages, as Debian's own build does.
+  # Debian's tarballs (the .orig one too) have no manual, as it is not
+  # DFSG-free: MAKEINFO=: skips the info pages, as Debian's own build does.
   timed install in_env "$obj" make -j"$(jobs)" install MAKEINFO=: DESTDIR="$root.new" \
     > "$vdir/install.log" 2>&1 \
     || die "install of $v failed (see $vdir/install.log)"
