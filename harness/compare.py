@@ -94,7 +94,7 @@ def failed(raw_path):
 
 def merge_reruns(reruns_path, raw_path):
     """RAW's lines with each FAIL that passed on a later run (a line of
-    RERUNS) turned FLAKY."""
+    RERUNS) turned FLAKY, keeping what the failed run said."""
     runs = collections.defaultdict(list)
     for status, name, _, _ in sum_lines(reruns_path):
         runs[name].append(status)
@@ -104,8 +104,10 @@ def merge_reruns(reruns_path, raw_path):
             m = LINE.match(line.rstrip("\n"))
             later = runs.get(m.group(2), []) if m else []
             if m and m.group(1) == "FAIL" and "PASS" in later:
-                out.append("FLAKY: %s (failed, then %d of %d re-runs passed)\n"
-                           % (m.group(2), later.count("PASS"), len(later)))
+                why = (m.group(3) or "").strip()
+                out.append("FLAKY: %s (failed%s, then %d of %d re-runs passed)\n"
+                           % (m.group(2), ": " + why if why else "",
+                              later.count("PASS"), len(later)))
             else:
                 out.append(line)
     return out

@@ -198,7 +198,7 @@ class RerunTest(unittest.TestCase):
         raw = "Running x.exp ...\nFAIL: storm: exit 1: boom\nPASS: a/t3\n"
         rc, out = self.merge(raw, "PASS: storm\nPASS: storm\n")
         self.assertEqual(out, "Running x.exp ...\n"
-                              "FLAKY: storm (failed, then 2 of 2 re-runs passed)\n"
+                              "FLAKY: storm (failed: exit 1: boom, then 2 of 2 re-runs passed)\n"
                               "PASS: a/t3\n")
         # No rerun printed anything (a test the rerun could not find).
         rc, out = self.merge(raw, "")
