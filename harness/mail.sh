@@ -60,18 +60,21 @@ apply_mails () {
 note "the series of glibc $(glibc_label) as mails from $name <$email>"
 # The mails are the series' own files (git format-patch output of the tree
 # it was made on, manual/ included) with the submitter as From: and a
-# Signed-off-by: of theirs at the end of each message; the dates stay.
+# Signed-off-by: trailer of theirs (git interpret-trailers: its own
+# paragraph at the end of the message, before the --- line); the dates
+# stay.
 mapfile -t series < <(series_patches patched)
 mkdir -p "$tmp/mail"
+sob="Signed-off-by: $name <$email>"
 for p in "${series[@]}"; do
-  awk -v from="From: $name <$email>" -v sob="Signed-off-by: $name <$email>" '
+  awk -v from="From: $name <$email>" '
+    BEGIN { hdr = 1 }
     hdr && /^From: / { print from; next }
     hdr && /^$/ { hdr = 0 }
-    !hdr && !done && /^---$/ { print sob; done = 1 }
-    { print }
-    BEGIN { hdr = 1 }' "$p" > "$tmp/mail/${p##*/}" \
-    && grep -qxF "Signed-off-by: $name <$email>" "$tmp/mail/${p##*/}" \
-    || die "${p##*/} is not a git format-patch mail (no From: header or no --- line)"
+    { print }' "$p" | git interpret-trailers --trailer "$sob" > "$tmp/mail/${p##*/}" \
+    && grep -q '^---$' "$tmp/mail/${p##*/}" \
+    && git interpret-trailers --parse < "$tmp/mail/${p##*/}" | grep -qxF "$sob" \
+    || die "${p##*/} is not a git format-patch mail (no --- line, or its Signed-off-by: is not a trailer)"
 done
 mapfile -t mails < <(ls "$tmp/mail"/0*.patch)
 
@@ -85,6 +88,11 @@ if [ -n "$target" ]; then
     && git -C "$tmp/target" checkout -q --detach "$(git -C "$target" rev-parse HEAD)" \
     || die "could not check out $target"
   apply_mails "$tmp/target" "$target" "${mails[@]}"
+  # NEWS: the series opens the section of the next release, which a
+  # checkout of master already has; the hunk's short context would then
+  # make a second one.
+  dup=$(grep -E '^Version [0-9.]+$' "$tmp/target/NEWS" 2>/dev/null | sort | uniq -d | head -n1)
+  [ -z "$dup" ] || die "on $target the series' NEWS entry makes a second '$dup' section: move it under the existing one (patches/ and the dev tree) and run make mail again"
   cover_repo=$tmp/target
 fi
 manual_left_out=
