@@ -18,7 +18,7 @@ import sys
 import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SUBJECT = "nptl: Take the global locks off thread creation and exit; add the pre-2.25 condvar as an option"
+SUBJECT = "nptl: Stack cache lock off the create and exit paths; legacy condvar tunable"
 KINDS = (("glibc", "glibc's tests (the quick selection of nptl, nptl_db, elf, posix)"),
          ("dejagnu", "nptl-scale's stress and regression suite"),
          ("posix", "the pthread_cond tests of the Open POSIX Test Suite, in both condvar modes"),
