@@ -35,7 +35,7 @@ help:  ## list the targets
 	    while (match(t, /\$$\([A-Z_]+\)/)) \
 	      t = substr(t, 1, RSTART - 1) ENVIRON[substr(t, RSTART + 2, RLENGTH - 3)] substr(t, RSTART + RLENGTH); \
 	    printf "  %-14s %s\n", $$1, t }' $(MAKEFILE_LIST)
-	@echo "Variables: BASE=$(BASE) (2.43|2.36|local), STOCK=$(or $(STOCK),$(if $(GLIBC_SRC),local,$(if $(filter 2.36,$(BASE)),debian,upstream))) (upstream|debian), BUILD=$(BUILD), GLIBC_SRC=$(GLIBC_SRC), PATCHES=$(PATCHES), ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
+	@echo "Variables: BASE=$(BASE) (2.43|2.36|local), STOCK=$(STOCK_KIND) (upstream|debian), BUILD=$(BUILD), GLIBC_SRC=$(GLIBC_SRC), PATCHES=$(PATCHES), ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
 
 sysroot:  ## build and install stock and patched glibc into $(BASE_DIR)/*/root
 	$(H)/build.sh $(VARIANTS)
@@ -78,9 +78,14 @@ docker-stop:  ## stop the dockerd that the harness started (by its PID)
 	  kill $$(cat "$$p") && echo "stopped dockerd $$(cat "$$p")"; rm -f "$$p"; \
 	else echo "no dockerd started by the harness is running"; fi
 
-# The base's directory: harness/lib.sh's base_dir (BASE, or BASE-STOCK).
-BASE_DIR = $(shell BASE='$(BASE)' STOCK='$(STOCK)' GLIBC_SRC='$(GLIBC_SRC)' BUILD='$(BUILD)' \
-                   bash -c '. harness/lib.sh && base_dir')
+# $(call lib_sh,FUNCTION): what harness/lib.sh's FUNCTION prints for
+# this make's BASE, STOCK, GLIBC_SRC and BUILD ($(shell) does not see
+# make's exports).  BASE_DIR: the base's directory (BASE, or BASE-STOCK);
+# STOCK_KIND: which glibc is stock (upstream, debian, local).
+lib_sh = $(shell BASE='$(BASE)' STOCK='$(STOCK)' GLIBC_SRC='$(GLIBC_SRC)' BUILD='$(BUILD)' \
+                 bash -c '. harness/lib.sh && $(1)')
+BASE_DIR = $(call lib_sh,base_dir)
+STOCK_KIND = $(call lib_sh,stock_kind)
 
 clean:  ## remove $(BASE_DIR) (sources and ccache stay cached)
 	rm -rf "$(BASE_DIR)"

@@ -29,7 +29,8 @@ mkdir -p "$out"
 # Makeconfig's all-subdirs, manual/ among them, which Debian's repack of
 # the release leaves out (Debian's own tarball keeps a manual/Makefile for
 # that): when glibc.tar.new has no manual/Makefile, add a stub that builds
-# nothing, and print what ORIGIN should say of it.
+# nothing, and print what ORIGIN should say of it (STUB_NOTE).
+STUB_NOTE=", with a stub manual/Makefile"
 add_manual_stub () {
   tar -tf "$out/glibc.tar.new" glibc/manual/Makefile >/dev/null 2>&1 && return 0
   rm -rf "$out/.stub" && mkdir -p "$out/.stub/glibc/manual"
@@ -42,7 +43,7 @@ MK
   tar -C "$out/.stub" -rf "$out/glibc.tar.new" glibc/manual/Makefile \
     || die "could not add the manual/Makefile stub to $out/glibc.tar.new"
   rm -rf "$out/.stub"
-  echo ", with a stub manual/Makefile"
+  echo "$STUB_NOTE"
 }
 
 from_local () {
@@ -134,7 +135,7 @@ kind=$(stock_kind)
 if [ -f "$out/glibc.tar" ] && [ -f "$out/ORIGIN" ] && [ -z "$FETCH" ] \
    && grep -q "^$kind: " "$out/ORIGIN" \
    && tar -tf "$out/glibc.tar" glibc/manual/Makefile >/dev/null 2>&1 \
-   && { [ -z "$GLIBC_SRC" ] || grep -qxF -e "local: $GLIBC_SRC" -e "local: $GLIBC_SRC, with a stub manual/Makefile" "$out/ORIGIN"; }; then
+   && { [ -z "$GLIBC_SRC" ] || grep -qxF -e "local: $GLIBC_SRC" -e "local: $GLIBC_SRC$STUB_NOTE" "$out/ORIGIN"; }; then
   exit 0
 fi
 
