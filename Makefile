@@ -3,7 +3,7 @@
 #   make sysroot && make bench     build stock and patched glibc, benchmark them
 #   make check                     test stock and patched, compare test by test
 #
-# Variables (see README.md): BASE STOCK BUILD GLIBC_SRC PATCHES ISOLATION JOBS VARIANTS
+# Variables (see README.md): BASE STOCK ARCH BUILD GLIBC_SRC PATCHES ISOLATION JOBS VARIANTS
 
 SHELL := /bin/bash
 # A tree given by GLIBC_SRC is BASE=local unless BASE names it (lib.sh).
@@ -20,13 +20,13 @@ endif
 ifeq ($(BUILD),)
 override BUILD := $(CURDIR)/build
 endif
-export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD STOCK
+export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD STOCK ARCH
 # The user's two commands set up what they need themselves.
 export AUTO_INSTALL ?= 1
 
 H := harness
 
-.PHONY: help sysroot smoke check check-full check-series bench bench-bundle mail export-debian linetraffic docker-image docker-stop \
+.PHONY: help sysroot smoke check check-full check-series check-arches bench bench-bundle mail export-debian linetraffic docker-image docker-stop \
         selftest clean distclean
 
 help:  ## list the targets
@@ -35,10 +35,10 @@ help:  ## list the targets
 	    while (match(t, /\$$\([A-Z_]+\)/)) \
 	      t = substr(t, 1, RSTART - 1) ENVIRON[substr(t, RSTART + 2, RLENGTH - 3)] substr(t, RSTART + RLENGTH); \
 	    printf "  %-14s %s\n", $$1, t }' $(MAKEFILE_LIST)
-	@echo "Variables: BASE=$(BASE) (2.43|2.36|local), STOCK=$(STOCK_KIND) (upstream|debian), BUILD=$(BUILD), GLIBC_SRC=$(GLIBC_SRC), PATCHES=$(PATCHES), ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
+	@echo "Variables: BASE=$(BASE) (2.43|2.36|local), STOCK=$(STOCK_KIND) (upstream|debian), ARCH=$(ARCH_KIND) (x86_64|aarch64|i686; compiled only: powerpc64le|s390x|riscv64|hppa), BUILD=$(BUILD), GLIBC_SRC=$(GLIBC_SRC), PATCHES=$(PATCHES), ISOLATION=auto|docker|none, JOBS=, VARIANTS='$(VARIANTS)'"
 
 sysroot:  ## build and install stock and patched glibc into $(BASE_DIR)/*/root
-	$(H)/build.sh $(VARIANTS)
+	$(if $(filter-out sysroot help,$(MAKECMDGOALS)),ARCH_NEED=run) $(H)/build.sh $(VARIANTS)
 
 smoke: sysroot  ## check each sysroot's compiler and loader wrappers
 	$(H)/smoke.sh $(VARIANTS)
@@ -51,6 +51,9 @@ check: sysroot  ## quick gate, stock vs patched: smoke, glibc's tests, our DejaG
 
 check-full: sysroot  ## glibc's whole `make check` for each variant, compared (hours)
 	CHECK=full $(H)/check.sh $(VARIANTS)
+
+check-arches:  ## the other targets: aarch64 (qemu-user) and i686 checked as make check does, powerpc64le, s390x, riscv64, hppa compiled (hours; not in the CI gate)
+	$(H)/check-arches.sh
 
 check-series:  ## bisectability: build and test each prefix of the series against stock
 	$(H)/check-series.sh
@@ -80,12 +83,14 @@ docker-stop:  ## stop the dockerd that the harness started (by its PID)
 
 # $(call lib_sh,FUNCTION): what harness/lib.sh's FUNCTION prints for
 # this make's BASE, STOCK, GLIBC_SRC and BUILD ($(shell) does not see
-# make's exports).  BASE_DIR: the base's directory (BASE, or BASE-STOCK);
-# STOCK_KIND: which glibc is stock (upstream, debian, local).
-lib_sh = $(shell BASE='$(BASE)' STOCK='$(STOCK)' GLIBC_SRC='$(GLIBC_SRC)' BUILD='$(BUILD)' \
+# make's exports).  BASE_DIR: the base's directory (BASE, BASE-STOCK,
+# BASE-ARCH...); STOCK_KIND: which glibc is stock (upstream, debian,
+# local); ARCH_KIND: the target (ARCH, or this machine's).
+lib_sh = $(shell BASE='$(BASE)' STOCK='$(STOCK)' ARCH='$(ARCH)' GLIBC_SRC='$(GLIBC_SRC)' BUILD='$(BUILD)' \
                  bash -c '. harness/lib.sh && $(1)')
 BASE_DIR = $(call lib_sh,base_dir)
 STOCK_KIND = $(call lib_sh,stock_kind)
+ARCH_KIND = $(call lib_sh,echo $$ARCH)
 
 clean:  ## remove $(BASE_DIR) (sources and ccache stay cached)
 	rm -rf "$(BASE_DIR)"

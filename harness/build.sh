@@ -65,7 +65,7 @@ prepare_src () {
   [ -f "$vdir/stamp.src" ] && [ "$(cat "$vdir/stamp.src")" = "$key" ] && [ -d "$src" ] \
     && return 0
   rm -rf "$new"; mkdir -p "$new"
-  tar -xf "$source_dir/glibc.tar" -C "$new" --strip-components=1
+  tar -xf "$stock_src/glibc.tar" -C "$new" --strip-components=1
   while IFS= read -r p; do
     # Keep git from taking the enclosing repository for the tree's own.
     ex=$(apply_excludes "$new" "$p")
@@ -86,6 +86,18 @@ prepare_src () {
   echo "$key" > "$vdir/stamp.src"
 }
 
+# The configure arguments of a cross build: --build, this machine (its
+# config.guess), and --host, ARCH; an i686 build on x86_64 is a native one
+# for configure, as its programs run here.  Nothing for a native build.
+cross_args () {
+  is_cross || return 0
+  if [ "$(arch_runs)" = native ]; then
+    echo " --build=$(arch_triplet) --host=$(arch_triplet)"
+  else
+    echo " --build=$(arch_triplet "$(native_arch)") --host=$(arch_triplet)"
+  fi
+}
+
 configure_args () {
   local v=$1 extra
   extra=$(series_file "$v").configure
@@ -103,14 +115,22 @@ build_variant () {
   check_disk "$BUILD"
   mkdir -p "$vdir"
   # shellcheck disable=SC2046
-  srckey=$(hash_files "$source_dir/glibc.tar" $(series_patches "$v"))-$(series_patches "$v" | sed 's|.*/||' | sha256sum | cut -c1-8)
+  srckey=$(hash_files "$stock_src/glibc.tar" $(series_patches "$v"))-$(series_patches "$v" | sed 's|.*/||' | sha256sum | cut -c1-8)
   cfgkey=$(echo "$srckey $(configure_args "$v") $ISOLATION" | sha256sum | cut -c1-16)
   if [ -f "$vdir/stamp.installed" ] && [ "$(cat "$vdir/stamp.installed")" = "$cfgkey" ] \
      && [ -x "$(variant_dir "$v" cc)" ]; then
     note "glibc $LABEL $v: up to date"
     return 0
   fi
+  if compile_only && [ "$(cat "$vdir/stamp.compiled" 2>/dev/null)" = "$cfgkey" ]; then
+    note "glibc $LABEL $v ($ARCH, compiled only): up to date"
+    return 0
+  fi
   local t0; t0=$(date +%s)
+  # A target that is only compiled is built from a new build tree every
+  # time (objects come from ccache, which repeats their warnings), so that
+  # make.log holds every warning of the build (warnings.txt).
+  compile_only && rm -rf "$obj"
   note "glibc $LABEL $v: preparing source"
   timed prepare_src prepare_src "$v" "$srckey" || exit 1
 
@@ -118,7 +138,7 @@ build_variant () {
   # --with-pkgversion, which lands in config.h) changes every object and
   # defeats ccache between stock and patched.
   local cfg
-  cfg="$(configure_args "$v" | tr '\n' ' ') --with-pkgversion=nptl-scale CC=ccache\ gcc CXX=ccache\ g++"
+  cfg="$(configure_args "$v" | tr '\n' ' ') --with-pkgversion=nptl-scale$(cross_args) CC=ccache\ $(arch_tool gcc) CXX=ccache\ $(arch_tool g++)"
   if ! [ -f "$obj/config.status" ] || [ "$(cat "$vdir/stamp.configure" 2>/dev/null)" != "$cfg" ]; then
     note "glibc $LABEL $v: configure"
     rm -rf "$obj"; mkdir -p "$obj"
@@ -128,6 +148,9 @@ build_variant () {
     timed configure in_env "$obj" bash -c "$(realpath -m --relative-to="$obj" "$src")/configure $cfg" \
       > "$vdir/configure.log" 2>&1 \
       || die "configure of $v failed (see $vdir/configure.log)"
+    # A cross build runs its tests here (ensure_arch run: binfmt_misc for
+    # an emulated target), which glibc does not assume when cross-compiling.
+    if is_cross; then echo 'run-built-tests = yes' > "$obj/configparms"; fi
     echo "$cfg" > "$vdir/stamp.configure"
   fi
 
@@ -144,6 +167,17 @@ build_variant () {
   # no dependency on the structs.def it includes: drop it, so that the
   # test reads the current list of libthread_db's symbols.
   rm -f "$obj/nptl_db/db-symbols.v.i"
+  if compile_only; then
+    # libc.so and everything in it (every subdirectory's part of libc,
+    # nptl/ and elf/ with ld.so among them); nothing is installed.
+    note "glibc $LABEL $v ($ARCH): make -j$(jobs) lib (log: $vdir/make.log)"
+    timed make in_env "$obj" make -j"$(jobs)" lib >> "$vdir/make.log" 2>&1 \
+      || die "build of $v for $ARCH failed (see the end of $vdir/make.log)"
+    warnings < "$vdir/make.log" > "$vdir/warnings.txt"
+    echo "$cfgkey" > "$vdir/stamp.compiled"
+    note "glibc $LABEL $v ($ARCH): compiled in $(( $(date +%s) - t0 ))s, $(wc -l < "$vdir/warnings.txt") warnings"
+    return 0
+  fi
   note "glibc $LABEL $v: make -j$(jobs) (log: $vdir/make.log)"
   timed make in_env "$obj" make -j"$(jobs)" >> "$vdir/make.log" 2>&1 \
     || die "build of $v failed (see the end of $vdir/make.log; rerun to resume)"
@@ -156,7 +190,7 @@ build_variant () {
     > "$vdir/install.log" 2>&1 \
     || die "install of $v failed (see $vdir/install.log)"
   fix_linker_scripts "$root.new"
-  { echo "glibc $LABEL, variant $v"; cat "$source_dir/ORIGIN"
+  { echo "glibc $LABEL, variant $v"; cat "$stock_src/ORIGIN"
     series_patches "$v" | sed 's|.*/|patch: |'; } > "$root.new/NPTL-SCALE"
   rm -rf "$root"; mv "$root.new" "$root"
   write_wrappers "$v"
@@ -165,49 +199,68 @@ build_variant () {
   printf '%s total %ds\n' "$(date -u +%FT%TZ)" $(( $(date +%s) - t0 )) >> "$vdir/times.log"
 }
 
+# warnings: the compiler's warnings in a build log (stdin), one per line,
+# without line and column (a patch moves them) and sorted, so that two
+# variants' lists compare with comm.
+warnings () {
+  sed -n -E 's/^([^ :]+):[0-9]+(:[0-9]+)?: warning: (.*)$/\1: warning: \3/p' | sort
+}
+
 # libc.so and friends are linker scripts naming /lib64/... and /usr/lib64/...
-# Point them into the sysroot so that the wrapper never links the host's libc.
+# (/lib/ and /usr/lib/ on i686).  Point them into the sysroot so that the
+# wrapper never links the host's libc.
 fix_linker_scripts () {
   local root=$1 f
   for f in "$root"/usr/lib*/*.so; do
     [ -f "$f" ] && [ ! -L "$f" ] || continue
     head -c 64 "$f" | grep -q 'GNU ld script' || continue
-    sed -i -E "s@(^|[ (])(/usr)?/lib(64|/x86_64-linux-gnu)?/@\1${root%.new}\2/lib\3/@g" "$f"
+    sed -i -E "s@(^|[ (])(/usr)?/lib(64|/[a-z0-9_]+-linux-gnu)?/@\1${root%.new}\2/lib\3/@g" "$f"
   done
 }
 
 # write_wrappers VARIANT: its bin/cc and bin/run (variant_dir VARIANT cc, run).
+# The dynamic linker, the shared libraries (slib: where libc.so.6 is) and
+# the link-time directory (lib: where the libc.so linker script is) are
+# found in the sysroot: lib64/ and usr/lib64/ on x86_64, lib/ (the loader)
+# and lib64/ on aarch64, lib/ and usr/lib/ on i686.
 write_wrappers () {
-  local root cc run ldso lib
+  local root cc run ldso slib lib gcc
   root=$(variant_dir "$1" root) cc=$(variant_dir "$1" cc) run=$(variant_dir "$1" run)
-  ldso=$(cd "$root" && ls lib*/ld-linux*.so.* 2>/dev/null | head -n1)
+  ldso=$(cd "$root" && ls lib*/ld-linux*.so.* lib*/ld*.so.* 2>/dev/null | head -n1)
   [ -n "$ldso" ] || die "no dynamic linker installed in $root"
-  lib=$root/$(dirname "$ldso")
+  slib=$(cd "$root" && ls lib*/libc.so.6 2>/dev/null | head -n1)
+  lib=$(cd "$root" && ls usr/lib*/libc.so 2>/dev/null | head -n1)
+  [ -n "$slib" ] && [ -n "$lib" ] || die "no libc.so.6 or libc.so installed in $root"
+  slib=$root/$(dirname "$slib") lib=$root/$(dirname "$lib")
+  gcc=$(arch_tool gcc)
   mkdir -p "$(dirname "$cc")" "$(dirname "$run")"
   cat > "$cc" <<EOF
 #!/bin/sh
-# Compile and link against the glibc sysroot $root:
-# its headers, crt files and libc, its dynamic linker and an rpath to it.
-# The result runs on the host with no environment variables.
+# Compile and link against the glibc sysroot $root
+# ($ARCH): its headers, crt files and libc, its dynamic linker and an rpath
+# to it.  The result runs on the host with no environment variables.
 case " \$* " in
   *" -c "*|*" -E "*|*" -S "*|*" -M "*|*" -MM "*)
-    exec gcc -isystem "$root/usr/include" "\$@" ;;
+    exec $gcc -isystem "$root/usr/include" "\$@" ;;
 esac
-exec gcc -isystem "$root/usr/include" -B"$root/usr/lib64/" -B"$lib/" \\
-  -L"$root/usr/lib64" -L"$lib" \\
-  -Wl,-rpath,"$lib:$root/usr/lib64" \\
+exec $gcc -isystem "$root/usr/include" -B"$lib/" -B"$slib/" \\
+  -L"$lib" -L"$slib" \\
+  -Wl,-rpath,"$slib:$lib" \\
   -Wl,--dynamic-linker="$root/$ldso" "\$@"
 EOF
   cat > "$run" <<EOF
 #!/bin/sh
 # Run an existing dynamically linked program under the glibc of $root.
 [ \$# -gt 0 ] || { echo "usage: \$0 PROGRAM [ARGS...]" >&2; exit 2; }
-exec "$root/$ldso" --library-path "$lib:$root/usr/lib64" "\$@"
+exec "$root/$ldso" --library-path "$slib:$lib" "\$@"
 EOF
   chmod +x "$cc" "$run"
 }
 
 check_base
+# ARCH_NEED=run: what comes after (make check, bench) runs the programs, so
+# a target that is only compiled is refused before anything is built.
+if compile_only && [ "$ARCH_NEED" != run ]; then ensure_arch; else ensure_arch run; fi
 # SYSROOT@TUNABLES names a way to run a sysroot (lib.sh's sysroot_of);
 # build the sysroot, once.
 sysroots=()
@@ -219,7 +272,7 @@ set -- "${sysroots[@]}"
 for v in "$@"; do check_variant "$v"; done
 check_disk "$BUILD"
 # The source tarball and its ORIGIN (fetch-source.sh).
-source_dir=$(base_dir source)
+stock_src=$(source_dir)
 # The source trees are prepared on the host, whatever ISOLATION is.
 ensure_tools rsync git tar
 "$TOP/harness/fetch-source.sh" || exit 1

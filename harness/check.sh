@@ -66,7 +66,7 @@ cond_legacy_coverage () {
   for t in $(selected_tests "$v" nptl '.*'); do
     [ -f "$obj/nptl/$t" ] || continue
     case $t in *cond-legacy*) continue ;; esac
-    nm "$obj/nptl/$t" 2>/dev/null \
+    "$(arch_tool nm)" "$obj/nptl/$t" 2>/dev/null \
       | grep -qE ' [UTW] (__)?(pthread_cond_(timed|clock)?wait|cnd_(timed)?wait)(@|$)' \
       && [[ $listed != *" $t "* ]] && missing+=("$t")
   done
@@ -229,6 +229,7 @@ posix_rerun () {
     --out "$out/posix-$1" --jobs 1 --only "$2"
 }
 
+ensure_arch run
 ensure_tools runtest
 posix_src=$BUILD/posixtestsuite
 if ! [ -d "$posix_src/conformance" ]; then
@@ -262,12 +263,15 @@ for v in "$@"; do
     echo
     echo "=== $kind tests: stock vs $v (glibc $(glibc_label)) ==="
     rm -f "$out/compare-$kind-$v.json"
-    "$TOP/harness/compare.py" --known "$TOP/harness/known-failures/$(series_base)" \
+    "$TOP/harness/compare.py" --known "$(known_failures)" \
       --json "$out/compare-$kind-$v.json" "$out/$kind-stock.sum" "$out/$kind-$v.sum" \
       | tee "$out/compare-$kind-$v.txt" || rc=1
   done
 done
-if [ "${CHECK_BENCH:-1}" != 0 ]; then
+# Benchmarks run natively only (bench.sh): none under qemu-user.
+if [ "${CHECK_BENCH:-1}" != 0 ] && [ "$(arch_runs)" = emulated ]; then
+  echo; echo "benchmark smoke: not run, ARCH=$ARCH runs here under qemu-user"
+elif [ "${CHECK_BENCH:-1}" != 0 ]; then
   phase "benchmark smoke (BENCH=quick)" env BENCH=quick "$TOP/harness/bench.sh" "$@" \
     > "$out/bench-quick.log" 2>&1 \
     || { echo "FAIL: benchmark smoke (see $out/bench-quick.log)"; rc=1; }

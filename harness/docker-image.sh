@@ -50,10 +50,27 @@ if [ "$1" = --decide ]; then base_image_from; exit; fi
 
 tag=$(hash_files "$TOP/docker/Dockerfile")
 image=nptl-scale/build:$tag
+
+# cross_layer: print the image to build ARCH in: the build image, or for a
+# cross target the build image with that target's cross compilers added,
+# as nptl-scale/build:<tag>-<arch>, made once.
+cross_layer () {
+  is_cross || { echo "$image"; return; }
+  local xi=$image-$ARCH pkgs
+  if ! docker image inspect "$xi" >/dev/null 2>&1; then
+    pkgs=$(tool_packages "$(arch_tool gcc)")
+    note "building $xi: the build image with ${pkgs// /, }"
+    printf 'FROM %s\nRUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends %s && rm -rf /var/lib/apt/lists/*\n' \
+      "$image" "$pkgs" | docker build --network host -t "$xi" - > "$log/build-$ARCH.log" 2>&1 \
+      || die "docker build of $xi failed (see $log/build-$ARCH.log)"
+  fi
+  echo "$xi"
+}
+
 if docker image inspect "$image" >/dev/null 2>&1; then
   from=$(docker image inspect -f '{{ index .Config.Labels "nptl-scale.from" }}' "$image" 2>/dev/null)
   note "build image: $image, already built${from:+ (FROM ${from% *}, ${from#* } path)}"
-  echo "$image"; exit 0
+  cross_layer; exit
 fi
 
 from=$(base_image_from) || exit 1
@@ -72,4 +89,4 @@ note "building $image from $base"
 docker build --network host --build-arg BASE_IMAGE="$base" --label "nptl-scale.from=$base $from" -t "$image" \
   "$TOP/docker" > "$log/build.log" 2>&1 \
   || die "docker build failed (see $log/build.log)"
-echo "$image"
+cross_layer

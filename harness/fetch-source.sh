@@ -22,7 +22,7 @@
 . "$(dirname "$0")/lib.sh"
 
 check_base
-out=$(base_dir source)
+out=$(source_dir)
 mkdir -p "$out"
 
 # add_manual_stub: glibc's build descends into every directory of

@@ -63,12 +63,66 @@ stock_kind () {
   if [ -n "$GLIBC_SRC" ]; then echo local; else echo "${STOCK:-$(default_stock "$BASE")}"; fi
 }
 
+# The target (ARCH=), this machine's by default.  Built and tested:
+# x86_64, aarch64 and i686; an aarch64 program runs here through qemu-user,
+# registered with binfmt_misc (so that glibc's tests, which exec the
+# dynamic linker and other programs themselves, run unchanged), an i686 one
+# natively on an x86_64 kernel.  Compiled only (make check-arches), the
+# targets whose code differs in what the series touches: powerpc64le,
+# s390x, riscv64 and hppa (its stack grows up).
+RUN_ARCHES="x86_64 aarch64 i686"
+COMPILE_ARCHES="powerpc64le s390x riscv64 hppa"
+native_arch () { case $(uname -m) in i?86) echo i686 ;; *) uname -m ;; esac; }
+ARCH=${ARCH:-$(native_arch)}
+
+# check_arch [run]: ARCH is known (and with "run", one whose programs run
+# here), or a one-line error.
+check_arch () {
+  case " $RUN_ARCHES $COMPILE_ARCHES " in
+    *" $ARCH "*) ;;
+    *) die "unknown ARCH '$ARCH' (built and tested: ${RUN_ARCHES// /, }; compiled only: ${COMPILE_ARCHES// /, })" ;;
+  esac
+  [ "$1" = run ] && compile_only \
+    && die "ARCH=$ARCH is compiled only (make sysroot or make check-arches); built and tested: ${RUN_ARCHES// /, }"
+  return 0
+}
+
+# Is ARCH compiled only?
+compile_only () { case " $COMPILE_ARCHES " in *" $ARCH "*) true ;; *) false ;; esac; }
+
+# GNU triplet of ARCH (or of the one named), as Debian's cross compilers
+# are named: aarch64-linux-gnu-gcc, hppa-linux-gnu-gcc...
+arch_triplet () { echo "${1:-$ARCH}-linux-gnu"; }
+is_cross () { [ "$ARCH" != "$(native_arch)" ]; }
+# arch_tool TOOL: TOOL (gcc, g++, nm...) for ARCH: the host's own, or the
+# cross one.
+arch_tool () { if is_cross; then echo "$(arch_triplet)-$1"; else echo "$1"; fi; }
+# How ARCH's programs run here: native, or emulated (qemu-user, through
+# binfmt_misc).  i686 on an x86_64 kernel is native.
+arch_runs () {
+  if ! is_cross || [ "$ARCH-$(native_arch)" = i686-x86_64 ]; then echo native
+  else echo emulated; fi
+}
+
+# ensure_arch [run]: ARCH is known, its cross compiler is here (installed
+# like any other tool) and, with "run", its programs run here.
+ensure_arch () {
+  check_arch "$@"
+  is_cross && ensure_tools "$(arch_tool gcc)"
+  [ "$1" = run ] && [ "$(arch_runs)" = emulated ] && ensure_tools "binfmt-$ARCH"
+  return 0
+}
+
 # The name of this base's directories under $BUILD (and build/bench/,
-# build/mail/): BASE, with -STOCK when STOCK is not the base's default.
-base_key () {
+# build/mail/): BASE, with -STOCK when STOCK is not the base's default
+# (stock_key), then -ARCH for a target other than x86_64.
+stock_key () {
   local s
   s=$(stock_kind)
   case $s in local|"$(default_stock "$BASE")") echo "$BASE" ;; *) echo "$BASE-$s" ;; esac
+}
+base_key () {
+  case $ARCH in x86_64) stock_key ;; *) echo "$(stock_key)-$ARCH" ;; esac
 }
 
 # The Debian archive this machine already uses, read from its apt sources
@@ -212,6 +266,9 @@ sysroot_of () { echo "${1%%@*}"; }
 
 # base_dir [SUB]: $BUILD/<base>, or a directory in it.
 base_dir () { echo "$BUILD/$(base_key)${1:+/$1}"; }
+# The stock source (fetch-source.sh's glibc.tar and ORIGIN), one for every
+# ARCH: $BUILD/<stock_key>/source.
+source_dir () { echo "$BUILD/$(stock_key)/source"; }
 
 # variant_dir VARIANT [PART]: the directory of VARIANT's sysroot, or one
 # PART of it: src, obj, root, cc or run (see the layout above).
@@ -231,7 +288,7 @@ variant_dir () {
 # GLIBC_SRC tree or tarball; BASE for a base not fetched yet.
 glibc_version () {
   local tar v=
-  tar=$(base_dir source)/glibc.tar
+  tar=$(source_dir)/glibc.tar
   if [ -f "$tar" ]; then
     v=$(tar -xOf "$tar" glibc/version.h 2>/dev/null | version_h)
   elif [ -d "$GLIBC_SRC" ]; then
@@ -264,6 +321,14 @@ series_base () {
   maj=${v%%.*} min=${v#*.}; min=${min%%.*}
   case $v in *.9000) min=$((min + 1)) ;; esac
   echo "$maj.$min"
+}
+
+# The known failures of this base and ARCH (harness/known-failures/:
+# <base> for x86_64, <base>-<arch> for the others).
+known_failures () {
+  local f=$TOP/harness/known-failures/$(series_base)
+  [ "$ARCH" = x86_64 ] || f=$f-$ARCH
+  echo "$f"
 }
 
 # The series directory for this base (PATCHES overrides).

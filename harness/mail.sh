@@ -34,7 +34,7 @@ trap 'rm -rf "$tmp"' EXIT
 # base_repo DIR: the base source as a git repository of one commit.
 base_repo () {
   mkdir -p "$1"
-  tar -xf "$(base_dir source)/glibc.tar" -C "$1" --strip-components=1
+  tar -xf "$(source_dir)/glibc.tar" -C "$1" --strip-components=1
   git -C "$1" init -q
   git -C "$1" add -A
   GIT_AUTHOR_DATE="2000-01-01 00:00:00 +0000" GIT_COMMITTER_DATE="2000-01-01 00:00:00 +0000" \

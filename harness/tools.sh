@@ -45,10 +45,36 @@ debian-keyring file:/usr/share/keyrings/debian-archive-keyring.gpg debian-archiv
 gnuplot     cmd:gnuplot         gnuplot-nox         =
 stress-ng   cmd:stress-ng       stress-ng           =
 perf        run:perf_works      linux-perf          linux-tools-common,linux-tools-{kver}
+x86_64-linux-gnu-gcc      cmd:x86_64-linux-gnu-gcc      gcc-x86-64-linux-gnu,g++-x86-64-linux-gnu   =
+aarch64-linux-gnu-gcc     cmd:aarch64-linux-gnu-gcc     gcc-aarch64-linux-gnu,g++-aarch64-linux-gnu =
+i686-linux-gnu-gcc        cmd:i686-linux-gnu-gcc        gcc-i686-linux-gnu,g++-i686-linux-gnu       =
+powerpc64le-linux-gnu-gcc cmd:powerpc64le-linux-gnu-gcc gcc-powerpc64le-linux-gnu,g++-powerpc64le-linux-gnu =
+s390x-linux-gnu-gcc       cmd:s390x-linux-gnu-gcc       gcc-s390x-linux-gnu,g++-s390x-linux-gnu     =
+riscv64-linux-gnu-gcc     cmd:riscv64-linux-gnu-gcc     gcc-riscv64-linux-gnu,g++-riscv64-linux-gnu =
+hppa-linux-gnu-gcc        cmd:hppa-linux-gnu-gcc        gcc-hppa-linux-gnu,g++-hppa-linux-gnu       =
+binfmt-aarch64 run:binfmt_aarch64 qemu-user-static,binfmt-support =
+binfmt-x86_64  run:binfmt_x86_64  qemu-user-static,binfmt-support =
 '
 
 docker_info () { docker info >/dev/null 2>&1; }
 perf_works () { perf version >/dev/null 2>&1; }
+# binfmt_runs ARCH: binfmt_misc runs ARCH's programs through qemu-user
+# (qemu-ARCH registered and enabled; Debian's qemu-user-static registers
+# it with the F flag, so that it works in containers too).  As root, a
+# registration that is installed but not enabled (binfmt_misc not mounted:
+# a machine without systemd) is enabled first.
+binfmt_runs () {
+  local f=/proc/sys/fs/binfmt_misc/qemu-$1
+  if ! [ -r "$f" ] && [ "$(id -u)" = 0 ] && [ -e "/usr/share/binfmts/qemu-$1" ] \
+     && command -v update-binfmts >/dev/null; then
+    [ -e /proc/sys/fs/binfmt_misc/register ] \
+      || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null
+    update-binfmts --enable "qemu-$1" >/dev/null 2>&1
+  fi
+  [ -r "$f" ] && [ "$(head -n1 "$f")" = enabled ]
+}
+binfmt_aarch64 () { binfmt_runs aarch64; }
+binfmt_x86_64 () { binfmt_runs x86_64; }
 
 # debian, ubuntu (also for their derivatives, by ID_LIKE), or the ID of
 # another system.
