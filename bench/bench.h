@@ -47,6 +47,20 @@ bench_count (struct bench_thread *self)
                          memory_order_relaxed);
 }
 
+/* The target's hint for a busy-wait loop (x86 pause, Arm yield), or a
+   compiler barrier where there is none.  */
+static inline void
+bench_cpu_relax (void)
+{
+#if defined __x86_64__ || defined __i386__
+  __builtin_ia32_pause ();
+#elif defined __aarch64__
+  __asm__ volatile ("yield" ::: "memory");
+#else
+  __asm__ volatile ("" ::: "memory");
+#endif
+}
+
 /* ITERS steps of a computation that the compiler cannot remove: the work
    a thread does on an item outside any lock.  */
 static inline unsigned long

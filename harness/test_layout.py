@@ -12,10 +12,11 @@ sys.path.insert(0, os.path.join(TOP, "bench"))
 import run  # noqa: E402  (bench/run.py)
 
 
-def lib(*words, build="/b", base="2.43"):
+def lib(*words, build="/b", base="2.43", arch="x86_64"):
     """What `. harness/lib.sh; WORDS` prints, one line each."""
-    env = {k: v for k, v in os.environ.items() if k not in ("GLIBC_SRC", "CHECK_OUT")}
-    env.update(BUILD=build, BASE=base)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("GLIBC_SRC", "CHECK_OUT", "STOCK")}
+    env.update(BUILD=build, BASE=base, ARCH=arch)
     r = subprocess.run(["bash", "-c", '. harness/lib.sh && "$@"', "-"] + list(words),
                        cwd=TOP, env=env, capture_output=True, text=True)
     if r.returncode != 0:
@@ -32,6 +33,29 @@ class LayoutTest(unittest.TestCase):
         self.assertEqual(lib("base_dir", "check"), ["/b/2.43/check"])
         with self.assertRaises(AssertionError):
             lib("variant_dir", "stock", "nope")
+
+    def test_arch(self):
+        # Another target: its own directories, the one source of the base,
+        # its own known failures; x86_64 keeps the plain layout.
+        self.assertEqual(lib("variant_dir", "patched", "root", arch="aarch64"),
+                         ["/b/2.43-aarch64/patched/root"])
+        self.assertEqual(lib("base_dir", "check", arch="i686", base="2.36"),
+                         ["/b/2.36-i686/check"])
+        for arch in ("x86_64", "aarch64"):
+            self.assertEqual(lib("source_dir", arch=arch), ["/b/2.43/source"])
+        self.assertEqual(lib("known_failures", arch="aarch64"),
+                         [os.path.join(TOP, "harness/known-failures/2.43-aarch64")])
+        self.assertEqual(lib("known_failures"), [os.path.join(TOP, "harness/known-failures/2.43")])
+        for arch in ("aarch64", "i686"):
+            for base in ("2.43", "2.36"):
+                self.assertTrue(os.path.exists(lib("known_failures", arch=arch, base=base)[0]))
+        self.assertEqual(lib("arch_tool", "gcc", arch="hppa"), ["hppa-linux-gnu-gcc"])
+        self.assertEqual(lib("check_arch", "run", arch="i686"), [])
+        self.assertEqual(lib("check_arch", arch="riscv64"), [])
+        with self.assertRaisesRegex(AssertionError, "unknown ARCH 'sparc'"):
+            lib("check_arch", arch="sparc")
+        with self.assertRaisesRegex(AssertionError, "ARCH=s390x is compiled only"):
+            lib("check_arch", "run", arch="s390x")
 
     def test_python_twin_agrees(self):
         # Every part run.py knows, for a sysroot and for SYSROOT@TUNABLES.

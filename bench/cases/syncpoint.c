@@ -59,7 +59,7 @@ meet (int *my_sense)
       if (mode == YIELD)
         sched_yield ();
       else
-        __builtin_ia32_pause ();
+        bench_cpu_relax ();
 }
 
 static void
