@@ -74,6 +74,7 @@ RUN_ARCHES="x86_64 aarch64 i686"
 COMPILE_ARCHES="powerpc64le s390x riscv64 hppa"
 native_arch () { case $(uname -m) in i?86) echo i686 ;; *) uname -m ;; esac; }
 ARCH=${ARCH:-$(native_arch)}
+export ARCH
 
 # check_arch [run]: ARCH is known (and with "run", one whose programs run
 # here), or a one-line error.
