@@ -4,7 +4,9 @@
     cover_letter.py --base KEY [--label TEXT] [--manual-left-out] --build BUILD COVER.patch
 
 The subject and the text come from what this tree measured last: the
-`make check` comparison (BUILD/KEY/check/compare-*-patched.json) and the
+`make check` comparison (BUILD/KEY/check/compare-*-patched.json), the same
+for the other targets checked (BUILD/KEY-aarch64/, KEY-i686/), the targets
+only compiled (make check-arches: BUILD/arches/KEY/summary.txt) and the
 default `make bench` run (BUILD/bench/KEY/results.json), each with its
 machine and date.  What was not run is said, not left out.  The
 motivation is the fixed text of harness/cover-letter.txt.
@@ -57,6 +59,32 @@ def check_part(build, base):
     return out, full
 
 
+# The other targets checked with make check ARCH=..., and how their
+# programs ran here.
+ARCHES = (("aarch64", "under qemu-user, which has no rseq: the stack "
+           "cache's shard follows the TID there"), ("i686", "natively"))
+
+
+def arch_part(build, base):
+    """The make check comparisons of the other targets, then the targets
+    make check-arches compiled; nothing when none was run."""
+    out = []
+    for arch, how in ARCHES:
+        if os.path.isdir(os.path.join(build, "%s-%s" % (base, arch), "check")):
+            lines, _ = check_part(build, "%s-%s" % (base, arch))
+            out += ["  %s (%s):" % (arch, how)] + ["  " + l for l in lines]
+    summary = os.path.join(build, "arches", base, "summary.txt")
+    if os.path.exists(summary):
+        with open(summary) as f:
+            compiled = [l.split() for l in f if " compiled, " in l]
+        if compiled:
+            out.append("  compiled only, stock and patched (libc.so with nptl/ and "
+                       "elf/; make check-arches, %s):" % mtime(summary))
+            out += ["    %s: %s" % (w[0], " ".join(w[w.index("compiled,"):]))
+                    for w in compiled]
+    return out
+
+
 def bench_part(build, base):
     p = os.path.join(build, "bench", base, "results.json")
     if not os.path.exists(p):
@@ -94,6 +122,7 @@ def main():
         motivation = f.read().strip()
     bench, cores = bench_part(a.build, a.base)
     checks, full = check_part(a.build, a.base)
+    arches = arch_part(a.build, a.base)
     origin = os.path.join(a.build, a.base, "source", "ORIGIN")
     source = open(origin).read().strip() if os.path.exists(origin) else "unknown"
     wrap = lambda t: textwrap.fill(t, 72)
@@ -103,13 +132,16 @@ def main():
               "built the same way and compared test by test (nptl-scale's "
               "make check):" % (a.label or a.base, source))]
         + checks
+        + (["", "Other targets, built and compared the same way:"] + arches if arches else [])
         + ["", "Measured (nptl-scale's make bench), stock and patched interleaved:"]
         + bench
         + ["", wrap("Not measured here: %s" % (
             "a machine with many cores (the symptom this series addresses needs "
             "them; on %s cores the cause is shown instead, as lock hold times "
-            "with experiments/lockstat.patch); other architectures%s." % (
-                cores or "these", "" if full else "; glibc's whole test suite (make check-full)"))),
+            "with experiments/lockstat.patch); %s%s." % (
+                cores or "these",
+                "benchmarks on other architectures" if arches else "other architectures",
+                "" if full else "; glibc's whole test suite (make check-full)"))),
            "", "The figures of each patch are in its commit message."]
         + (["", wrap("The diffstat below leaves out the manual/ hunks of the "
                      "series: it was made on a tree without manual/.")]

@@ -48,6 +48,8 @@ class CoverLetterTest(unittest.TestCase):
             self.assertIn("glibc's whole test suite (make check-full).", t)  # not measured
             self.assertIn("nptl-scale's stress and regression suite: not run in this tree", t)
             self.assertNotIn("manual/", t)
+            self.assertNotIn("Other targets", t)
+            self.assertIn("; other architectures;", t)
 
     def test_full_and_manual(self):
         with tempfile.TemporaryDirectory() as b:
@@ -59,6 +61,22 @@ class CoverLetterTest(unittest.TestCase):
             self.assertIn("stock: FAIL 3, PASS 5000 patched: FAIL 3, PASS 5060 regressions: 0", t)
             self.assertNotIn("glibc's whole test suite (make check-full).", t)
             self.assertIn("The diffstat below leaves out the manual/ hunks", t)
+
+    def test_arches(self):
+        with tempfile.TemporaryDirectory() as b:
+            comparison(b + "/2.43/check/compare-glibc-patched.json", {"PASS": 511}, {"PASS": 576})
+            comparison(b + "/2.43-aarch64/check/compare-glibc-patched.json",
+                       {"PASS": 500, "FAIL": 2}, {"PASS": 560, "FAIL": 2})
+            os.makedirs(b + "/arches/2.43")
+            with open(b + "/arches/2.43/summary.txt", "w") as f:
+                f.write("aarch64        900s  checked: check: 700 passed, 0 failed\n"
+                        "hppa           600s  compiled, 12 warnings on stock, 0 added by the series\n")
+            t = self.letter(b)
+            self.assertIn("Other targets, built and compared the same way: aarch64 (under qemu-user", t)
+            self.assertIn("stock: FAIL 2, PASS 500 patched: FAIL 2, PASS 560 regressions: 0", t)
+            self.assertIn("hppa: compiled, 12 warnings on stock, 0 added by the series", t)
+            self.assertNotIn("i686", t)
+            self.assertIn("benchmarks on other architectures", t)
 
 
 if __name__ == "__main__":
