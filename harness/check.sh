@@ -231,6 +231,9 @@ posix_rerun () {
 
 ensure_arch run
 ensure_tools runtest
+# Under qemu-user a test runs several times slower: glibc's test driver
+# multiplies its time limits by TIMEOUTFACTOR.
+[ "$(arch_runs)" = emulated ] && export TIMEOUTFACTOR=${TIMEOUTFACTOR:-10}
 posix_src=$BUILD/posixtestsuite
 if ! [ -d "$posix_src/conformance" ]; then
   fetch_source_package bookworm posixtestsuite "$CACHE/src/posixtestsuite"

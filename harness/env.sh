@@ -81,7 +81,8 @@ in_env () {
     docker run --rm --init --network none \
       --cap-add SYS_PTRACE --security-opt seccomp=unconfined \
       "${mounts[@]}" -w "$dir" \
-      -e CCACHE_DIR -e CCACHE_BASEDIR -e CCACHE_NOHASHDIR -e CCACHE_MAXSIZE -e HOME=/tmp \
+      -e CCACHE_DIR -e CCACHE_BASEDIR -e CCACHE_NOHASHDIR -e CCACHE_MAXSIZE -e TIMEOUTFACTOR \
+      -e HOME=/tmp \
       "$IMAGE" "$@"
   else
     (cd "$dir" && "$@" < /dev/null)
