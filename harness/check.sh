@@ -163,13 +163,16 @@ rerun_failures () {
 # it) into DIR and print its result lines (or NAME's).  Built with the
 # variant's own wrapper on the host: the sysroot runs here with no
 # environment, whichever way it was built.  The library is given the
-# paths it uses (lib.sh's layout) rather than deriving them.
+# paths it uses (lib.sh's layout) rather than deriving them.  No GDB for
+# another target (gdb-threads is then UNSUPPORTED): this machine's gdb
+# cannot load an i686 or aarch64 libthread_db, and under qemu-user it would
+# trace qemu, not the program.
 runtest_in () {
   local dir=$1 v=$2
   rm -rf "$dir"; mkdir -p "$dir"
   (cd "$dir" && runtest --tool nptl-scale --srcdir "$TOP/testsuite" \
      --outdir "$dir" CC="$(variant_dir "$v" cc)" SYSROOT="$(variant_dir "$v" root)" \
-     GDB="$(command -v gdb)" STOCK_CC="$(variant_dir stock cc)" \
+     GDB="$(is_cross || command -v gdb)" STOCK_CC="$(variant_dir stock cc)" \
      STRESS_SECONDS="${STRESS_SECONDS:-2}" ${3:+"stress.exp=$3"} \
      > "$dir/runtest.out" 2>&1 < /dev/null)
   "$TOP/harness/compare.py" --lines ${4:+--test "$4"} "$dir/nptl-scale.sum"
