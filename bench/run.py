@@ -821,13 +821,29 @@ def glibc_benchtests(variants, builddir, outdir, in_env, benches=GLIBC_BENCH):
     return "\n\n".join(texts), failed
 
 
+def elf_target(path):
+    """The ELF class and machine of PATH (bytes 4 and 18-19 of its header),
+    or None if it cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            h = f.read(20)
+    except OSError:
+        return None
+    return (h[4], h[18:20]) if len(h) == 20 and h[:4] == b"\x7fELF" else None
+
+
 def stress_ng(variants, builddir, seconds, required):
     """Run stress-ng --pthread under each sysroot.  Returns the report's
-    text and what failed, one line each; stress-ng not installed is a
+    text and what failed, one line each; stress-ng not installed, or built
+    for another target than the sysroots (ARCH=i686 on x86_64), is a
     failure if REQUIRED."""
     exe = shutil.which("stress-ng")
     if not exe:
         return "stress-ng not installed", ["stress-ng: not installed"] if required else []
+    libc = glob.glob(os.path.join(variant_dir(builddir, variants[0], "root"), "lib*", "libc.so.6"))
+    if libc and elf_target(libc[0]) != elf_target(os.path.realpath(exe)):
+        why = "this machine's stress-ng is built for another target than the sysroots"
+        return "not run: " + why, ["stress-ng: " + why] if required else []
     lines, failed = [], []
     for v in variants:
         run = variant_dir(builddir, v, "run")

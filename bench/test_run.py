@@ -465,6 +465,24 @@ class StressNgTest(unittest.TestCase):
         self.assertEqual(run.stress_ng(["stock"], "/nonexistent", 1, True),
                          ("stress-ng not installed", ["stress-ng: not installed"]))
 
+    def test_other_target(self):
+        # A sysroot of another target (an i686 libc.so.6) does not run
+        # this machine's stress-ng: skipped, or a failure where named.
+        with tempfile.TemporaryDirectory() as b:
+            lib = os.path.join(run.variant_dir(b, "stock", "root"), "lib")
+            os.makedirs(lib)
+            with open(os.path.join(lib, "libc.so.6"), "wb") as f:
+                f.write(b"\x7fELF\x01\x01\x01" + bytes(11) + b"\x03\x00")
+            host = run.elf_target(os.path.realpath(sys.executable))
+            self.assertIsNotNone(host)
+            self.assertNotEqual(run.elf_target(os.path.join(lib, "libc.so.6")), host)
+            why = "this machine's stress-ng is built for another target than the sysroots"
+            with mock.patch.object(run.shutil, "which", return_value=sys.executable):
+                self.assertEqual(run.stress_ng(["stock"], b, 1, False), ("not run: " + why, []))
+                self.assertEqual(run.stress_ng(["stock"], b, 1, True),
+                                 ("not run: " + why, ["stress-ng: " + why]))
+        self.assertIsNone(run.elf_target(__file__))
+
 
 if __name__ == "__main__":
     unittest.main()
