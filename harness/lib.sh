@@ -303,12 +303,15 @@ version_h () { sed -n 's/^#define VERSION "\(.*\)"/\1/p' | head -n1; }
 
 # What the logs and reports call this glibc: "2.43 (upstream)", "2.36
 # (Debian)", or for a GLIBC_SRC tree its own version and where it lives,
-# "2.42.9000 (BASE=local)".
+# "2.42.9000 (BASE=local)"; the target follows for another than x86_64,
+# "2.43 (upstream, aarch64)".
 glibc_label () {
+  local a=
+  [ "$ARCH" = x86_64 ] || a=", $ARCH"
   case $(stock_kind) in
-    local) echo "$(glibc_version) (BASE=$BASE)" ;;
-    debian) echo "$BASE (Debian)" ;;
-    *) echo "$BASE (upstream)" ;;
+    local) echo "$(glibc_version) (BASE=$BASE$a)" ;;
+    debian) echo "$BASE (Debian$a)" ;;
+    *) echo "$BASE (upstream$a)" ;;
   esac
 }
 

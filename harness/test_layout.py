@@ -50,6 +50,9 @@ class LayoutTest(unittest.TestCase):
             for base in ("2.43", "2.36"):
                 self.assertTrue(os.path.exists(lib("known_failures", arch=arch, base=base)[0]))
         self.assertEqual(lib("arch_tool", "gcc", arch="hppa"), ["hppa-linux-gnu-gcc"])
+        self.assertEqual(lib("glibc_label", arch="aarch64"), ["2.43 (upstream, aarch64)"])
+        self.assertEqual(lib("glibc_label", arch="i686", base="2.36"), ["2.36 (Debian, i686)"])
+        self.assertEqual(lib("glibc_label"), ["2.43 (upstream)"])
         self.assertEqual(lib("check_arch", "run", arch="i686"), [])
         self.assertEqual(lib("check_arch", arch="riscv64"), [])
         with self.assertRaisesRegex(AssertionError, "unknown ARCH 'sparc'"):
