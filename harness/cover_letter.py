@@ -4,7 +4,9 @@
     cover_letter.py --base KEY [--label TEXT] [--manual-left-out] --build BUILD COVER.patch
 
 The subject and the text come from what this tree measured last: the
-`make check` comparison (BUILD/KEY/check/compare-*-patched.json), the same
+`make check` comparison (BUILD/KEY/check/compare-*-patched.json), glibc's
+whole suite (BUILD/KEY/check-full/, or else the newest committed
+results/KEY/<date>-check-full/), the same
 for the other targets checked (BUILD/KEY-aarch64/, KEY-i686/), the targets
 only compiled (make check-arches: BUILD/arches/KEY/summary.txt) and the
 default `make bench` run (BUILD/bench/KEY/results.json), each with its
@@ -14,6 +16,7 @@ motivation is the fixed text of harness/cover-letter.txt.
 
 import argparse
 import datetime
+import glob
 import json
 import os
 import sys
@@ -36,16 +39,35 @@ def mtime(path):
                                            datetime.timezone.utc).strftime("%Y-%m-%d")
 
 
-def check_part(build, base):
+def committed_full(base, results):
+    """The newest make check-full comparison committed for BASE
+    (RESULTS/BASE/<date>-check-full/compare-glibc-patched.json), with its
+    date and directory; None if there is none."""
+    found = sorted(glob.glob(os.path.join(results, base, "*-check-full",
+                                          "compare-glibc-patched.json")))
+    if not found:
+        return None
+    d = os.path.dirname(found[-1])
+    return found[-1], os.path.basename(d)[:10], os.path.relpath(d, os.path.dirname(results))
+
+
+def check_part(build, base, results=None):
     """The comparisons of make check, then glibc's whole suite (make
-    check-full) when it was run; and whether it was."""
+    check-full) when it was run in BUILD, or else as committed under
+    RESULTS; and whether it was run."""
     out = []
     kinds = [("check", kind, what) for kind, what in KINDS] + \
         [("check-full", "glibc", "glibc's whole test suite (make check-full)")]
     full = False
     for d, kind, what in kinds:
         p = os.path.join(build, base, d, "compare-%s-patched.json" % kind)
-        if not os.path.exists(p):
+        when = mtime(p) if os.path.exists(p) else None
+        if when is None and d == "check-full" and results:
+            c = committed_full(base, results)
+            if c:
+                p, day, where = c
+                when = "%s, %s" % (day, where)
+        if when is None:
             if d == "check":
                 out.append("  %s: not run in this tree" % what)
             continue
@@ -54,7 +76,7 @@ def check_part(build, base):
             c = json.load(f)
         counts = lambda side: ", ".join("%s %d" % kv for kv in sorted(c[side]["counts"].items()))
         out.append("  %s (%s):\n    stock: %s\n    patched: %s\n    regressions: %d"
-                   % (what, mtime(p), counts("stock"), counts("patched"),
+                   % (what, when, counts("stock"), counts("patched"),
                       len(c["regressions"])))
     return out, full
 
@@ -116,12 +138,14 @@ def main():
     ap.add_argument("--manual-left-out", action="store_true",
                     help="the diffstat was made on a tree without manual/")
     ap.add_argument("--build", required=True)
+    ap.add_argument("--results", default=os.path.join(os.path.dirname(HERE), "results"),
+                    help="committed results, for a make check-full not run in BUILD")
     ap.add_argument("cover")
     a = ap.parse_args()
     with open(os.path.join(HERE, "cover-letter.txt")) as f:
         motivation = f.read().strip()
     bench, cores = bench_part(a.build, a.base)
-    checks, full = check_part(a.build, a.base)
+    checks, full = check_part(a.build, a.base, a.results)
     arches = arch_part(a.build, a.base)
     origin = os.path.join(a.build, a.base, "source", "ORIGIN")
     source = open(origin).read().strip() if os.path.exists(origin) else "unknown"

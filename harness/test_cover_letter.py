@@ -33,7 +33,8 @@ class CoverLetterTest(unittest.TestCase):
         with open(p, "w") as f:
             f.write(COVER)
         r = subprocess.run([sys.executable, os.path.join(HERE, "cover_letter.py"), "--base", "2.43",
-                            "--label", "2.43 (upstream)", "--build", build, *args, p],
+                            "--label", "2.43 (upstream)", "--build", build,
+                            "--results", os.path.join(build, "results"), *args, p],
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(p) as f:
@@ -61,6 +62,20 @@ class CoverLetterTest(unittest.TestCase):
             self.assertIn("stock: FAIL 3, PASS 5000 patched: FAIL 3, PASS 5060 regressions: 0", t)
             self.assertNotIn("glibc's whole test suite (make check-full).", t)
             self.assertIn("The diffstat below leaves out the manual/ hunks", t)
+
+    def test_committed_full(self):
+        # No make check-full in the build tree: the newest committed one.
+        with tempfile.TemporaryDirectory() as b:
+            comparison(b + "/2.43/check/compare-glibc-patched.json", {"PASS": 511}, {"PASS": 576})
+            comparison(b + "/results/2.43/2026-11-01-check-full/compare-glibc-patched.json",
+                       {"PASS": 1}, {"PASS": 1})
+            comparison(b + "/results/2.43/2026-12-01-check-full/compare-glibc-patched.json",
+                       {"PASS": 7347, "FAIL": 3}, {"PASS": 7419, "FAIL": 3})
+            t = self.letter(b)
+            self.assertIn("glibc's whole test suite (make check-full) (2026-12-01, "
+                          "results/2.43/2026-12-01-check-full): stock: FAIL 3, PASS 7347 "
+                          "patched: FAIL 3, PASS 7419 regressions: 0", t)
+            self.assertNotIn("; glibc's whole test suite (make check-full).", t)
 
     def test_arches(self):
         with tempfile.TemporaryDirectory() as b:
