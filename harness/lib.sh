@@ -114,9 +114,10 @@ ensure_arch () {
   return 0
 }
 
-# The name of this base's directories under $BUILD (and build/bench/,
-# build/mail/): BASE, with -STOCK when STOCK is not the base's default
-# (stock_key), then -ARCH for a target other than x86_64.
+# The name of this base's directories under $BUILD (and build/bench/):
+# BASE, with -STOCK when STOCK is not the base's default (stock_key: also
+# build/mail/ and the source, which serve every target), then -ARCH for a
+# target other than x86_64.
 stock_key () {
   local s
   s=$(stock_kind)

@@ -26,7 +26,7 @@ if [ -n "$target" ]; then
 fi
 check_base
 "$TOP/harness/fetch-source.sh" || exit 1
-out=$BUILD/mail/$(base_key)
+out=$BUILD/mail/$(stock_key)
 tmp=$out.tmp
 rm -rf "$tmp" && mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
@@ -107,7 +107,7 @@ git -C "$cover_repo" -c user.name="$name" -c user.email="$email" format-patch -q
   --cover-letter --thread=shallow -o "$tmp/cover" HEAD~${#mails[@]} \
   && mv "$tmp/cover/0000-cover-letter.patch" "$tmp/mail/" \
   || die "git format-patch --cover-letter failed"
-"$TOP/harness/cover_letter.py" --base "$(base_key)" --label "$(glibc_label)" --build "$BUILD" \
+"$TOP/harness/cover_letter.py" --base "$(stock_key)" --label "$(glibc_label)" --build "$BUILD" \
   ${manual_left_out:+--manual-left-out} "$tmp/mail/0000-cover-letter.patch" || exit 1
 
 rm -rf "$out" && mv "$tmp/mail" "$out"
