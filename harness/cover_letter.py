@@ -94,7 +94,8 @@ def arch_part(build, base):
     for arch, how in ARCHES:
         if os.path.isdir(os.path.join(build, "%s-%s" % (base, arch), "check")):
             lines, _ = check_part(build, "%s-%s" % (base, arch))
-            out += ["  %s (%s):" % (arch, how)] + ["  " + l for l in lines]
+            out += ["  %s (%s):" % (arch, how)] + ["  " + l.replace("\n", "\n  ")
+                                                 for l in lines]
     summary = os.path.join(build, "arches", base, "summary.txt")
     if os.path.exists(summary):
         with open(summary) as f:

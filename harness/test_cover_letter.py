@@ -88,6 +88,8 @@ class CoverLetterTest(unittest.TestCase):
                         "hppa           600s  compiled, 12 warnings on stock, 0 added by the series\n")
             t = self.letter(b)
             self.assertIn("Other targets, built and compared the same way: aarch64 (under qemu-user", t)
+            with open(os.path.join(b, "cover.patch")) as f:
+                self.assertIn("\n      stock: FAIL 2, PASS 500\n", f.read())
             self.assertIn("stock: FAIL 2, PASS 500 patched: FAIL 2, PASS 560 regressions: 0", t)
             self.assertIn("hppa: compiled, 12 warnings on stock, 0 added by the series", t)
             self.assertNotIn("i686", t)
