@@ -89,5 +89,18 @@ class LayoutTest(unittest.TestCase):
         self.assertEqual(out.splitlines()[-1], "harness/check.sh stock patched")
 
 
+class InEnvTest(unittest.TestCase):
+    def test_no_inherited_fds(self):
+        # A descriptor the harness was started with (7 here) does not
+        # reach what in_env runs on the host; without in_env it does.
+        probe = "sh -c '[ -e /proc/$$/fd/7 ] && echo inherited || echo closed'"
+        for how, want in (("in_env / " + probe, "closed"), (probe, "inherited")):
+            r = subprocess.run(
+                ["bash", "-c", ". harness/lib.sh && . harness/env.sh && ISOLATION=none "
+                 "&& %s 7</dev/null" % how],
+                cwd=TOP, capture_output=True, text=True,
+                env=dict(os.environ, BUILD="/tmp/nptl-scale-test-build"))
+            self.assertEqual((r.returncode, r.stdout.strip()), (0, want), r.stderr)
+
 if __name__ == "__main__":
     unittest.main()
