@@ -20,7 +20,7 @@ endif
 ifeq ($(BUILD),)
 override BUILD := $(CURDIR)/build
 endif
-export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD STOCK ARCH
+export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD STOCK ARCH ARCHES
 # The user's two commands set up what they need themselves.
 export AUTO_INSTALL ?= 1
 
@@ -52,7 +52,7 @@ check: sysroot  ## quick gate, stock vs patched: smoke, glibc's tests, our DejaG
 check-full: sysroot  ## glibc's whole `make check` for each variant, compared (hours)
 	CHECK=full $(H)/check.sh $(VARIANTS)
 
-check-arches:  ## the other targets: aarch64 (qemu-user) and i686 checked as make check does, powerpc64le, s390x, riscv64, hppa compiled (hours; not in the CI gate)
+check-arches:  ## the other targets: aarch64 (qemu-user) and i686 checked as make check does, powerpc64le, s390x, riscv64, hppa compiled (ARCHES= some of them; hours; not in the CI gate)
 	$(H)/check-arches.sh
 
 check-series:  ## bisectability: build and test each prefix of the series against stock

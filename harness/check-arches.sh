@@ -9,21 +9,31 @@
 #     patched compiled (libc.so, with nptl/ and elf/), and the compiler
 #     warnings patched has that stock has not listed (a new warning fails).
 #
-# One line per target, with its time, in $BUILD/arches/<base>/summary.txt;
-# each target's log next to it.  Exits non-zero if any target fails.
+# ARCHES= names the targets to do (default: all of those).  One line per
+# target, with its time, in $BUILD/arches/<base>/summary.txt (a target
+# done again replaces its line); each target's log next to it.  Exits
+# non-zero if any target fails.
 . "$(dirname "$0")/lib.sh"
 
 check_base
+wanted () {
+  [ "$1" != "$(native_arch)" ] || return 1
+  [ -z "$ARCHES" ] || [[ " $ARCHES " == *" $1 "* ]]
+}
+for a in $ARCHES; do ARCH=$a check_arch; done
 out=$BUILD/arches/$(stock_key)
 mkdir -p "$out"
-: > "$out/summary.txt"
+touch "$out/summary.txt"
 rc=0
 row () {  # row ARCH SECONDS RESULT
-  printf '%-12s %6ss  %s\n' "$1" "$2" "$3" | tee -a "$out/summary.txt"
+  { grep -v "^$1 " "$out/summary.txt"; printf '%-12s %6ss  %s\n' "$1" "$2" "$3"; } \
+    > "$out/summary.txt.new"
+  mv "$out/summary.txt.new" "$out/summary.txt"
+  grep "^$1 " "$out/summary.txt"
 }
 
 for a in $RUN_ARCHES; do
-  [ "$a" = "$(native_arch)" ] && continue
+  wanted "$a" || continue
   note "ARCH=$a: build and check, stock and patched (log: $out/$a.log)"
   t0=$(date +%s)
   if ARCH=$a "$TOP/harness/build.sh" stock patched > "$out/$a.log" 2>&1 \
@@ -36,6 +46,7 @@ for a in $RUN_ARCHES; do
 done
 
 for a in $COMPILE_ARCHES; do
+  wanted "$a" || continue
   note "ARCH=$a: compile stock and patched (log: $out/$a.log)"
   t0=$(date +%s)
   if ARCH=$a "$TOP/harness/build.sh" stock patched > "$out/$a.log" 2>&1; then
