@@ -123,7 +123,7 @@ build_variant () {
     return 0
   fi
   if compile_only && [ "$(cat "$vdir/stamp.compiled" 2>/dev/null)" = "$cfgkey" ]; then
-    note "glibc $LABEL $v ($ARCH, compiled only): up to date"
+    note "glibc $LABEL $v (compiled only): up to date"
     return 0
   fi
   local t0; t0=$(date +%s)
@@ -170,12 +170,12 @@ build_variant () {
   if compile_only; then
     # libc.so and everything in it (every subdirectory's part of libc,
     # nptl/ and elf/ with ld.so among them); nothing is installed.
-    note "glibc $LABEL $v ($ARCH): make -j$(jobs) lib (log: $vdir/make.log)"
+    note "glibc $LABEL $v: make -j$(jobs) lib (log: $vdir/make.log)"
     timed make in_env "$obj" make -j"$(jobs)" lib >> "$vdir/make.log" 2>&1 \
-      || die "build of $v for $ARCH failed (see the end of $vdir/make.log)"
+      || die "build of $v failed (see the end of $vdir/make.log)"
     warnings < "$vdir/make.log" > "$vdir/warnings.txt"
     echo "$cfgkey" > "$vdir/stamp.compiled"
-    note "glibc $LABEL $v ($ARCH): compiled in $(( $(date +%s) - t0 ))s, $(wc -l < "$vdir/warnings.txt") warnings"
+    note "glibc $LABEL $v: compiled in $(( $(date +%s) - t0 ))s, $(wc -l < "$vdir/warnings.txt") warnings"
     return 0
   fi
   note "glibc $LABEL $v: make -j$(jobs) (log: $vdir/make.log)"
