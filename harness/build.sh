@@ -226,7 +226,7 @@ fix_linker_scripts () {
 write_wrappers () {
   local root cc run ldso slib lib gcc
   root=$(variant_dir "$1" root) cc=$(variant_dir "$1" cc) run=$(variant_dir "$1" run)
-  ldso=$(cd "$root" && ls lib*/ld-linux*.so.* lib*/ld*.so.* 2>/dev/null | head -n1)
+  ldso=$(cd "$root" && ls lib*/ld*.so.* 2>/dev/null | head -n1)
   [ -n "$ldso" ] || die "no dynamic linker installed in $root"
   slib=$(cd "$root" && ls lib*/libc.so.6 2>/dev/null | head -n1)
   lib=$(cd "$root" && ls usr/lib*/libc.so 2>/dev/null | head -n1)
