@@ -3,7 +3,7 @@
 
     compare.py [--known FILE] [--json OUT.json] STOCK.sum PATCHED.sum
     compare.py --lines [--test NAME] FILE         (used by check.sh)
-    compare.py --failed RAW.sum                   (used by check.sh)
+    compare.py --failed [--known FILE] RAW.sum    (used by check.sh)
     compare.py --merge-reruns RERUNS.sum RAW.sum  (used by check.sh)
     compare.py --summary [--smoke SMOKE.sum] COMPARISON.json...
 
@@ -23,8 +23,10 @@ stock is an error: the list may only explain real stock failures.
 counts per status, the regressions, flaky tests, improvements...); check.sh
 keeps one per comparison and --summary reads them for the gate's closing
 line.  --lines prints the result lines of a file (DejaGnu's .sum, with its
-other lines), or the first of test NAME; --failed prints the names of the tests that FAILed, one a line, and
---merge-reruns reads the results of running them again (RERUNS.sum: result
+other lines), or the first of test NAME; --failed prints the names of the tests that FAILed, one a line (with
+--known, those the list does not explain: running a known failure again
+tells nothing, and under qemu-user most of them hang to their time
+limit), and --merge-reruns reads the results of running them again (RERUNS.sum: result
 lines in the same format, in the order they ran) and prints RAW with each
 failure that then passed turned FLAKY.
 """
@@ -83,11 +85,12 @@ def read_known(path):
     return known
 
 
-def failed(raw_path):
-    """The names of the tests that FAILed in RAW, in order, once each."""
+def failed(raw_path, known=()):
+    """The names of the tests that FAILed in RAW and are not in KNOWN, in
+    order, once each."""
     names = []
     for status, name, _, _ in sum_lines(raw_path):
-        if status == "FAIL" and name not in names:
+        if status == "FAIL" and name not in names and name not in known:
             names.append(name)
     return names
 
@@ -234,7 +237,8 @@ def main():
             lines = [l for _, name, _, l in sum_lines(a.files[0])
                      if a.test in (None, name)][:1 if a.test else None]
         else:
-            lines = (failed(a.files[0]) if a.failed
+            lines = (failed(a.files[0], read_known(a.known) if a.known else ())
+                     if a.failed
                      else merge_reruns(a.merge_reruns, a.files[0]))
         sys.stdout.write("".join(l if l.endswith("\n") else l + "\n" for l in lines))
         return 0

@@ -76,11 +76,15 @@ in_env () {
     # No -i: the command must not read the caller's standard input (loops
     # that read a file would lose the rest of it).
     # BUILD too where it is not inside the tree (BUILD=/elsewhere).
-    local mounts=(-v "$TOP:$TOP" -v "$CACHE:$CACHE")
-    case $BUILD/ in "$TOP"/*) ;; *) mounts+=(-v "$BUILD:$BUILD") ;; esac
+    # The caller's limit on data (check.sh sets one for emulated tests)
+    # too: a container starts with dockerd's limits.
+    local opts=(-v "$TOP:$TOP" -v "$CACHE:$CACHE") data
+    case $BUILD/ in "$TOP"/*) ;; *) opts+=(-v "$BUILD:$BUILD") ;; esac
+    data=$(ulimit -d)
+    [ "$data" = unlimited ] || opts+=(--ulimit "data=$((data * 1024))")
     docker run --rm --init --network none \
       --cap-add SYS_PTRACE --security-opt seccomp=unconfined \
-      "${mounts[@]}" -w "$dir" \
+      "${opts[@]}" -w "$dir" \
       -e CCACHE_DIR -e CCACHE_BASEDIR -e CCACHE_NOHASHDIR -e CCACHE_MAXSIZE -e TIMEOUTFACTOR \
       -e HOME=/tmp \
       "$IMAGE" "$@"

@@ -178,6 +178,13 @@ class RerunTest(unittest.TestCase):
                 "UNSUPPORTED: a/t3\nFAIL: a/t1 (no result)\nnoise FAIL: a/t4\n")))
         self.assertEqual((rc, out), (0, "a/t1\nstorm\n"))
 
+    def test_failed_leaves_out_known_failures(self):
+        with tempfile.TemporaryDirectory() as d:
+            rc, out = cli("--failed", "--known", write(d, "known", (
+                "# header\na/t1  qemu-user: no set_robust_list\n")),
+                write(d, "raw", "FAIL: a/t1\nFAIL: a/t2\nPASS: a/t3\n"))
+        self.assertEqual((rc, out), (0, "a/t2\n"))
+
     def merge(self, raw, reruns):
         with tempfile.TemporaryDirectory() as d:
             return cli("--merge-reruns", write(d, "reruns", reruns), write(d, "raw", raw))

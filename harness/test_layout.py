@@ -101,6 +101,18 @@ class InEnvTest(unittest.TestCase):
                 cwd=TOP, capture_output=True, text=True,
                 env=dict(os.environ, BUILD="/tmp/nptl-scale-test-build"))
             self.assertEqual((r.returncode, r.stdout.strip()), (0, want), r.stderr)
+    def test_data_limit_reaches_the_container(self):
+        # check.sh limits emulated tests' data; a container would otherwise
+        # start with dockerd's limits.  docker is a function here that
+        # prints its arguments.
+        script = (". harness/lib.sh && . harness/env.sh && ISOLATION=docker IMAGE=img "
+                  "&& docker () { printf '%%s\\n' \"$@\"; } && %s in_env / true")
+        for limit, want in (("ulimit -d 8388608 &&", True), ("", False)):
+            r = subprocess.run(["bash", "-c", script % limit], cwd=TOP,
+                               capture_output=True, text=True,
+                               env=dict(os.environ, BUILD="/tmp/nptl-scale-test-build"))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual("data=%d" % (8 << 30) in r.stdout.splitlines(), want, r.stdout)
 
 if __name__ == "__main__":
     unittest.main()
