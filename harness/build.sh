@@ -119,6 +119,8 @@ build_variant () {
   cfgkey=$(echo "$srckey $(configure_args "$v") $ISOLATION" | sha256sum | cut -c1-16)
   if [ -f "$vdir/stamp.installed" ] && [ "$(cat "$vdir/stamp.installed")" = "$cfgkey" ] \
      && [ -x "$(variant_dir "$v" cc)" ]; then
+    # Written again: they follow the harness and the compiler.
+    write_wrappers "$v"
     note "glibc $LABEL $v: up to date"
     return 0
   fi
@@ -218,13 +220,14 @@ fix_linker_scripts () {
   done
 }
 
-# write_wrappers VARIANT: its bin/cc and bin/run (variant_dir VARIANT cc, run).
+# write_wrappers VARIANT: its bin/cc and bin/run (variant_dir VARIANT cc, run),
+# and the compiler's libgcc_s.so.1 in the sysroot.
 # The dynamic linker, the shared libraries (slib: where libc.so.6 is) and
 # the link-time directory (lib: where the libc.so linker script is) are
 # found in the sysroot: lib64/ and usr/lib64/ on x86_64, lib/ (the loader)
 # and lib64/ on aarch64, lib/ and usr/lib/ on i686.
 write_wrappers () {
-  local root cc run ldso slib lib gcc
+  local root cc run ldso slib lib gcc gcc_s
   root=$(variant_dir "$1" root) cc=$(variant_dir "$1" cc) run=$(variant_dir "$1" run)
   ldso=$(cd "$root" && ls lib*/ld*.so.* 2>/dev/null | head -n1)
   [ -n "$ldso" ] || die "no dynamic linker installed in $root"
@@ -233,19 +236,30 @@ write_wrappers () {
   [ -n "$slib" ] && [ -n "$lib" ] || die "no libc.so.6 or libc.so installed in $root"
   slib=$root/$(dirname "$slib") lib=$root/$(dirname "$lib")
   gcc=$(arch_tool gcc)
+  # The compiler's libgcc_s.so.1 beside libc.so.6, as on a system:
+  # pthread_cancel and pthread_exit load it to unwind.  bin/cc links with
+  # a DT_RPATH (--disable-new-dtags), which, unlike a DT_RUNPATH, is also
+  # searched for what libc loads itself; with neither, the loader looks in
+  # the host's ld.so.cache, which has only the host's libgcc_s (and i686's
+  # where gcc-multilib is installed): an aarch64 program that cancelled a
+  # thread aborted with "libgcc_s.so.1 must be installed".
+  gcc_s=$($gcc -print-file-name=libgcc_s.so.1)
+  [ -f "$gcc_s" ] || die "$gcc has no libgcc_s.so.1 for $ARCH"
+  cp -L "$gcc_s" "$slib/libgcc_s.so.1"
   mkdir -p "$(dirname "$cc")" "$(dirname "$run")"
   cat > "$cc" <<EOF
 #!/bin/sh
 # Compile and link against the glibc sysroot $root
 # ($ARCH): its headers, crt files and libc, its dynamic linker and an rpath
-# to it.  The result runs on the host with no environment variables.
+# to it (DT_RPATH: also searched for what libc loads, libgcc_s.so.1).
+# The result runs on the host with no environment variables.
 case " \$* " in
   *" -c "*|*" -E "*|*" -S "*|*" -M "*|*" -MM "*)
     exec $gcc -isystem "$root/usr/include" "\$@" ;;
 esac
 exec $gcc -isystem "$root/usr/include" -B"$lib/" -B"$slib/" \\
   -L"$lib" -L"$slib" \\
-  -Wl,-rpath,"$slib:$lib" \\
+  -Wl,--disable-new-dtags -Wl,-rpath,"$slib:$lib" \\
   -Wl,--dynamic-linker="$root/$ldso" "\$@"
 EOF
   cat > "$run" <<EOF
