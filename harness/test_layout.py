@@ -107,7 +107,8 @@ class InEnvTest(unittest.TestCase):
         # prints its arguments.
         script = (". harness/lib.sh && . harness/env.sh && ISOLATION=docker IMAGE=img "
                   "&& docker () { printf '%%s\\n' \"$@\"; } && %s in_env / true")
-        for limit, want in (("ulimit -d 8388608 &&", True), ("", False)):
+        for limit, want in (("ulimit -S -d 8388608 &&", True),
+                            ("ulimit -S -d unlimited &&", False)):
             r = subprocess.run(["bash", "-c", script % limit], cwd=TOP,
                                capture_output=True, text=True,
                                env=dict(os.environ, BUILD="/tmp/nptl-scale-test-build"))
