@@ -13,7 +13,9 @@ is unresolved or disappears on the patched side, or one that passes on stock
 and is an expected failure, untested or unsupported on the patched side; the
 exit status is 1 when there is any.  UNSUPPORTED is kept apart from FAIL.  A
 test that failed and then passed when run again is FLAKY: it is listed, not
-silenced, and does not count as a regression unless it never passed.
+silenced, and does not count as a regression unless it never passed.  A
+test the series adds as another mode of a stock test (X-cond-legacy) is
+compared with stock's X.
 
 The known-failures file lists tests that fail on stock in some environment,
 one per line: "subdir/test  reason".  An entry for a test that passes on
@@ -123,6 +125,23 @@ def side(path, results):
             "counts": {s: c[s] for s in STATUSES if c[s]}}
 
 
+# The series adds tests that run a test stock has again in another mode:
+# X-cond-legacy is X's program with glibc.pthread.cond_legacy=1.  Where
+# stock has no X-cond-legacy, its baseline is stock's X: the same program
+# in the same environment (a failure of X there, under qemu-user say, is
+# not the series').
+VARIANT_SUFFIXES = ("-cond-legacy",)
+
+
+def baseline(name, stock):
+    """The name of the stock test that NAME of patched is compared with."""
+    if name not in stock:
+        for suffix in VARIANT_SUFFIXES:
+            if name.endswith(suffix) and name[:-len(suffix)] in stock:
+                return name[:-len(suffix)]
+    return name
+
+
 def compare(stock_path, patched_path, known_path=None):
     """The comparison as data: see --json."""
     stock = read_sum(stock_path)
@@ -133,14 +152,18 @@ def compare(stock_path, patched_path, known_path=None):
            "stock_failures": [], "stale_known": []}
 
     for name in sorted(set(stock) | set(patched)):
-        s = stock.get(name, ("MISSING", ""))[0]
+        base = baseline(name, stock)
+        s = stock.get(base, ("MISSING", ""))[0]
         p = patched.get(name, ("MISSING", ""))[0]
         change = {"test": name, "stock": s, "patched": p}
+        if base != name:
+            change["stock_test"] = base
         if s == "FLAKY" or p == "FLAKY":
             doc["flaky"].append(change)
-        if s in BAD:
+        # A variant's baseline is listed, if failing, under its own name.
+        if base == name and s in BAD:
             doc["stock_failures"].append(dict(change, known=known.get(name)))
-        elif name in known and s != "MISSING":
+        elif base == name and name in known and s != "MISSING":
             doc["stale_known"].append(change)
         if s == p:
             continue

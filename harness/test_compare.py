@@ -167,6 +167,21 @@ class JsonTest(unittest.TestCase):
         self.assertIn("RESULT: 0 regression(s), stale known-failures entries", text)
 
 
+class VariantTest(unittest.TestCase):
+    """X-cond-legacy, which stock lacks, is compared with stock's X."""
+
+    def test_variant_compared_with_its_stock_test(self):
+        rc, out = run("FAIL: a/t1\nPASS: a/t2\n",
+                      "FAIL: a/t1\nFAIL: a/t1-cond-legacy\n"
+                      "PASS: a/t2\nFAIL: a/t2-cond-legacy\nFAIL: a/t3-cond-legacy\n",
+                      "a/t1  qemu-user: no set_robust_list\n")
+        self.assertEqual(rc, 1)
+        self.assertIn("a/t2-cond-legacy: PASS -> FAIL", out)
+        self.assertIn("a/t3-cond-legacy: MISSING -> FAIL", out)
+        self.assertNotIn("a/t1-cond-legacy", out)
+        self.assertIn("RESULT: 2 regression(s)", out)
+
+
 class RerunTest(unittest.TestCase):
     """What check.sh's rerun_failures asks: which tests to run again, and
     the .sum once they ran (reruns: result lines, in the order they ran)."""
