@@ -87,12 +87,15 @@ def read_known(path):
     return known
 
 
-def failed(raw_path, known=()):
-    """The names of the tests that FAILed in RAW and are not in KNOWN, in
-    order, once each."""
+def failed(raw_path, known=None):
+    """The names of the tests that FAILed in RAW and that KNOWN (a
+    known-failures map) does not explain, by their own name or their
+    baseline's, in order, once each."""
+    known = known or {}
     names = []
     for status, name, _, _ in sum_lines(raw_path):
-        if status == "FAIL" and name not in names and name not in known:
+        if (status == "FAIL" and name not in names
+                and baseline(name, known) not in known):
             names.append(name)
     return names
 
@@ -260,7 +263,7 @@ def main():
             lines = [l for _, name, _, l in sum_lines(a.files[0])
                      if a.test in (None, name)][:1 if a.test else None]
         else:
-            lines = (failed(a.files[0], read_known(a.known) if a.known else ())
+            lines = (failed(a.files[0], read_known(a.known) if a.known else None)
                      if a.failed
                      else merge_reruns(a.merge_reruns, a.files[0]))
         sys.stdout.write("".join(l if l.endswith("\n") else l + "\n" for l in lines))
