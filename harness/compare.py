@@ -25,12 +25,13 @@ stock is an error: the list may only explain real stock failures.
 counts per status, the regressions, flaky tests, improvements...); check.sh
 keeps one per comparison and --summary reads them for the gate's closing
 line.  --lines prints the result lines of a file (DejaGnu's .sum, with its
-other lines), or the first of test NAME; --failed prints the names of the tests that FAILed, one a line (with
---known, those the list does not explain: running a known failure again
-tells nothing, and under qemu-user most of them hang to their time
-limit), and --merge-reruns reads the results of running them again (RERUNS.sum: result
-lines in the same format, in the order they ran) and prints RAW with each
-failure that then passed turned FLAKY.
+other lines), or the first of test NAME; --failed prints the names of the
+tests that FAILed, one a line (with --known, those the list does not
+explain: running a known failure again tells nothing, and under qemu-user
+most of them hang to their time limit), and --merge-reruns reads the
+results of running them again (RERUNS.sum: result lines in the same
+format, in the order they ran) and prints RAW with each failure that then
+passed turned FLAKY.
 """
 
 import argparse
@@ -87,11 +88,10 @@ def read_known(path):
     return known
 
 
-def failed(raw_path, known=None):
+def failed(raw_path, known):
     """The names of the tests that FAILed in RAW and that KNOWN (a
     known-failures map) does not explain, by their own name or their
     baseline's, in order, once each."""
-    known = known or {}
     names = []
     for status, name, _, _ in sum_lines(raw_path):
         if (status == "FAIL" and name not in names
@@ -263,7 +263,7 @@ def main():
             lines = [l for _, name, _, l in sum_lines(a.files[0])
                      if a.test in (None, name)][:1 if a.test else None]
         else:
-            lines = (failed(a.files[0], read_known(a.known) if a.known else None)
+            lines = (failed(a.files[0], read_known(a.known) if a.known else {})
                      if a.failed
                      else merge_reruns(a.merge_reruns, a.files[0]))
         sys.stdout.write("".join(l if l.endswith("\n") else l + "\n" for l in lines))

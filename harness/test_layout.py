@@ -89,31 +89,33 @@ class LayoutTest(unittest.TestCase):
         self.assertEqual(out.splitlines()[-1], "harness/check.sh stock patched")
 
 
+def env_sh(script):
+    """Run SCRIPT in bash with harness/lib.sh and harness/env.sh sourced."""
+    return subprocess.run(["bash", "-c",
+                           ". harness/lib.sh && . harness/env.sh && " + script],
+                          cwd=TOP, capture_output=True, text=True,
+                          env=dict(os.environ, BUILD="/tmp/nptl-scale-test-build"))
+
+
 class InEnvTest(unittest.TestCase):
     def test_no_inherited_fds(self):
         # A descriptor the harness was started with (7 here) does not
         # reach what in_env runs on the host; without in_env it does.
         probe = "sh -c '[ -e /proc/$$/fd/7 ] && echo inherited || echo closed'"
         for how, want in (("in_env / " + probe, "closed"), (probe, "inherited")):
-            r = subprocess.run(
-                ["bash", "-c", ". harness/lib.sh && . harness/env.sh && ISOLATION=none "
-                 "&& %s 7</dev/null" % how],
-                cwd=TOP, capture_output=True, text=True,
-                env=dict(os.environ, BUILD="/tmp/nptl-scale-test-build"))
+            r = env_sh("ISOLATION=none && %s 7</dev/null" % how)
             self.assertEqual((r.returncode, r.stdout.strip()), (0, want), r.stderr)
+
     def test_data_limit_reaches_the_container(self):
         # check.sh limits emulated tests' data; a container would otherwise
         # start with dockerd's limits.  docker is a function here that
         # prints its arguments.
-        script = (". harness/lib.sh && . harness/env.sh && ISOLATION=docker IMAGE=img "
-                  "&& docker () { printf '%%s\\n' \"$@\"; } && %s in_env / true")
-        for limit, want in (("ulimit -S -d 8388608 &&", True),
-                            ("ulimit -S -d unlimited &&", False)):
-            r = subprocess.run(["bash", "-c", script % limit], cwd=TOP,
-                               capture_output=True, text=True,
-                               env=dict(os.environ, BUILD="/tmp/nptl-scale-test-build"))
+        for limit, want in (("8388608", True), ("unlimited", False)):
+            r = env_sh("ISOLATION=docker IMAGE=img && docker () { printf '%%s\\n' \"$@\"; } "
+                       "&& ulimit -S -d %s && in_env / true" % limit)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertEqual("data=%d" % (8 << 30) in r.stdout.splitlines(), want, r.stdout)
+
 
 if __name__ == "__main__":
     unittest.main()
