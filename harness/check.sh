@@ -12,6 +12,9 @@
 # SELECTION=FILE replaces harness/check-selection.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/env.sh"
+ensure_arch run
+# An emulated ARCH: the whole run under the harness's qemu-user (lib.sh).
+enter_emulator "$0" "$@"
 
 # shellcheck disable=SC2046
 set -- $(compared_variants "$@")
@@ -234,7 +237,6 @@ posix_rerun () {
     --out "$out/posix-$1" --jobs 1 --only "$2"
 }
 
-ensure_arch run
 ensure_tools runtest
 if [ "$(arch_runs)" = emulated ]; then
   # Under qemu-user a test runs several times slower: glibc's test driver
@@ -248,6 +250,8 @@ if [ "$(arch_runs)" = emulated ]; then
   # alone.  qemu itself needs about 1 GiB (its translation buffer).
   ulimit -S -d $((${EMULATED_DATA_GIB:-8} << 20)) \
     || die "cannot limit the tests' memory (EMULATED_DATA_GIB=${EMULATED_DATA_GIB:-8})"
+  emulator > "$out/emulator"
+  note "$ARCH programs run by $(cat "$out/emulator")"
 fi
 posix_src=$BUILD/posixtestsuite
 if ! [ -d "$posix_src/conformance" ]; then

@@ -82,12 +82,20 @@ in_env () {
     case $BUILD/ in "$TOP"/*) ;; *) opts+=(-v "$BUILD:$BUILD") ;; esac
     data=$(ulimit -d)
     [ "$data" = unlimited ] || opts+=(--ulimit "data=$((data * 1024))")
+    # Under enter_emulator (lib.sh), the run's qemu-user is registered
+    # again in the container, whose processes would otherwise see the
+    # machine's binfmt_misc (binfmt-ns.py mounts one of its own there).
+    local wrap=()
+    if [ -n "$NPTL_SCALE_IN_EMULATOR" ] && [ -n "$NPTL_SCALE_QEMU" ]; then
+      wrap=("$TOP/harness/binfmt-ns.py" "$ARCH" "$NPTL_SCALE_QEMU")
+      opts+=(-v "$NPTL_SCALE_QEMU:$NPTL_SCALE_QEMU:ro" --security-opt apparmor=unconfined)
+    fi
     docker run --rm --init --network none \
       --cap-add SYS_PTRACE --security-opt seccomp=unconfined \
       "${opts[@]}" -w "$dir" \
       -e CCACHE_DIR -e CCACHE_BASEDIR -e CCACHE_NOHASHDIR -e CCACHE_MAXSIZE -e TIMEOUTFACTOR \
       -e HOME=/tmp \
-      "$IMAGE" "$@"
+      "$IMAGE" "${wrap[@]}" "$@"
   else
     (cd "$dir" && close_inherited_fds && "$@" < /dev/null)
   fi

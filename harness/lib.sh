@@ -110,7 +110,10 @@ arch_runs () {
 ensure_arch () {
   check_arch "$@"
   is_cross && ensure_tools "$(arch_tool gcc)"
-  [ "$1" = run ] && [ "$(arch_runs)" = emulated ] && ensure_tools "binfmt-$ARCH"
+  if [ "$1" = run ] && [ "$(arch_runs)" = emulated ]; then
+    find_qemu
+    [ -n "$NPTL_SCALE_QEMU" ] || ensure_tools "binfmt-$ARCH"
+  fi
   return 0
 }
 
@@ -225,6 +228,76 @@ fetch_source_package () {
   fi
   SRC_ORIG=$(ls "$dir/${pkg}_$upstream.orig.tar."* 2>/dev/null | head -n1)
   [ -n "$SRC_ORIG" ] || die "the source package $pkg $ver has no .orig tarball in $dir"
+}
+
+# fetch_binary_package SUITE PACKAGE DIR: the newest .deb of Debian SUITE's
+# binary PACKAGE for this machine's architecture into DIR (apt checks it
+# against the signed Packages index), unpacked into DIR/<version>/ (kept
+# when already there); PKG_ROOT is left naming that directory, PKG_VERSION
+# the version.
+fetch_binary_package () {
+  local suite=$1 pkg=$2 dir=$3 ver
+  private_apt "$suite"
+  ver=$(apt-cache "${APT_OPTS[@]}" show "$pkg" 2>/dev/null | awk '/^Version:/ { print $2 }' \
+        | sort -V | tail -n1)
+  [ -n "$ver" ] || die "Debian $suite has no package $pkg"
+  PKG_VERSION=$ver
+  PKG_ROOT=$dir/${ver#*:}
+  [ -f "$PKG_ROOT/.unpacked" ] && return 0
+  mkdir -p "$dir"
+  note "downloading $pkg $ver ($suite)"
+  rm -rf "$PKG_ROOT" "$dir"/*.deb
+  (cd "$dir" && apt-get "${APT_OPTS[@]}" download "$pkg=$ver") > "$dir/download.log" 2>&1 \
+    || die "download of $pkg $ver failed (see $dir/download.log)"
+  dpkg-deb -x "$dir"/*.deb "$PKG_ROOT" || die "cannot unpack $(ls "$dir"/*.deb)"
+  rm -f "$dir"/*.deb
+  touch "$PKG_ROOT/.unpacked"
+}
+
+# How an emulated ARCH's programs run (check.sh and smoke.sh): by a
+# qemu-user of the harness's own, registered with binfmt_misc in a user
+# namespace of the run's own (harness/binfmt-ns.py; Linux 6.7 or later), so
+# that glibc's tests, which exec the dynamic linker and other programs
+# themselves, run unchanged and the machine's registrations stay as they
+# are.  QEMU=/path/to/qemu-ARCH names one; by default it is the static
+# qemu-ARCH of Debian QEMU_SUITE's qemu-user package, fetched into
+# $CACHE/qemu-user/.  The emulator is not the machine's because which of
+# glibc's tests fail under emulation depends on its version (the known
+# failures are measured with one), and because bookworm's qemu-user 7.2
+# deadlocks a child forked while another thread is inside clone (the
+# series' tst-stack-cache-evict does that, and stock's glibc hangs the same
+# way).  QEMU=binfmt uses the machine's registration instead.
+QEMU_SUITE=${QEMU_SUITE:-trixie}
+# find_qemu: NPTL_SCALE_QEMU (exported) names the qemu-ARCH to use (empty
+# with QEMU=binfmt); fetched once per run.
+find_qemu () {
+  [ -n "${NPTL_SCALE_QEMU+set}" ] && return 0
+  case ${QEMU:-} in
+    binfmt) NPTL_SCALE_QEMU= ;;
+    '') fetch_binary_package "$QEMU_SUITE" qemu-user "$CACHE/qemu-user"
+        NPTL_SCALE_QEMU=$PKG_ROOT/usr/bin/qemu-$ARCH ;;
+    *) NPTL_SCALE_QEMU=$QEMU ;;
+  esac
+  [ -z "$NPTL_SCALE_QEMU" ] || [ -x "$NPTL_SCALE_QEMU" ] \
+    || die "no qemu-user for $ARCH: $NPTL_SCALE_QEMU is not an executable"
+  export NPTL_SCALE_QEMU
+}
+# emulator: one line naming what runs ARCH's programs.
+emulator () {
+  find_qemu
+  if [ -n "$NPTL_SCALE_QEMU" ]; then
+    echo "$("$NPTL_SCALE_QEMU" --version | head -n1) ($NPTL_SCALE_QEMU), registered with binfmt_misc in the run's own user namespace"
+  else
+    echo "the machine's binfmt_misc registration, $(sed -n 's/^interpreter //p' "/proc/sys/fs/binfmt_misc/qemu-$ARCH")"
+  fi
+}
+# enter_emulator SCRIPT ARGS...: for an emulated ARCH, run SCRIPT again
+# with ARGS under binfmt-ns.py (once; not with QEMU=binfmt).
+enter_emulator () {
+  [ "$(arch_runs)" = emulated ] && [ -z "$NPTL_SCALE_IN_EMULATOR" ] || return 0
+  find_qemu
+  [ -n "$NPTL_SCALE_QEMU" ] || return 0
+  NPTL_SCALE_IN_EMULATOR=1 exec "$TOP/harness/binfmt-ns.py" "$ARCH" "$NPTL_SCALE_QEMU" "$@"
 }
 
 # patch_error_file MESSAGE: the file that git apply or git am names in

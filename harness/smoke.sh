@@ -10,6 +10,8 @@
 # compiler for that target, against its libc for that target, which this
 # machine cannot load: only the `run` wrapper's part is checked then.
 . "$(dirname "$0")/lib.sh"
+ensure_arch run
+enter_emulator "$0" "$@"
 
 # shellcheck disable=SC2086
 [ $# -gt 0 ] || set -- $DEFAULT_VARIANTS
