@@ -83,8 +83,18 @@ def check_part(build, base, results=None):
 
 # The other targets checked with make check ARCH=..., and how their
 # programs ran here.
-ARCHES = (("aarch64", "under qemu-user, which has no rseq: the stack "
+ARCHES = (("aarch64", "under {qemu}, which has no rseq: the stack "
            "cache's shard follows the TID there"), ("i686", "natively"))
+
+
+def emulator(check_dir):
+    """The qemu-user that ran a check (check.sh's emulator file: its
+    version line, then its path), without the path."""
+    try:
+        with open(os.path.join(check_dir, "emulator")) as f:
+            return f.readline().split(" (/")[0].strip() or "qemu-user"
+    except OSError:
+        return "qemu-user"
 
 
 def arch_part(build, base):
@@ -92,8 +102,10 @@ def arch_part(build, base):
     make check-arches compiled; nothing when none was run."""
     out = []
     for arch, how in ARCHES:
-        if os.path.isdir(os.path.join(build, "%s-%s" % (base, arch), "check")):
+        check_dir = os.path.join(build, "%s-%s" % (base, arch), "check")
+        if os.path.isdir(check_dir):
             lines, _ = check_part(build, "%s-%s" % (base, arch))
+            how = how.format(qemu=emulator(check_dir))
             out += ["  %s (%s):" % (arch, how)] + ["  " + l.replace("\n", "\n  ")
                                                  for l in lines]
     summary = os.path.join(build, "arches", base, "summary.txt")

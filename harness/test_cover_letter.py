@@ -94,6 +94,14 @@ class CoverLetterTest(unittest.TestCase):
             self.assertIn("hppa: compiled, 12 warnings on stock, 0 added by the series", t)
             self.assertNotIn("i686", t)
             self.assertIn("benchmarks on other architectures", t)
+            # The emulator that ran the check, named by check.sh, without its path.
+            with open(b + "/2.43-aarch64/check/emulator", "w") as f:
+                f.write("qemu-aarch64 version 10.0.13 (Debian 1:10.0.13+ds-0+deb13u1) "
+                        "(/root/.cache/q/qemu-aarch64), registered with binfmt_misc\n")
+            t = self.letter(b)
+            self.assertIn("aarch64 (under qemu-aarch64 version 10.0.13 (Debian "
+                          "1:10.0.13+ds-0+deb13u1), which has no rseq", t)
+            self.assertNotIn("/root/.cache", t)
 
 
 if __name__ == "__main__":
