@@ -19,7 +19,12 @@ compared with stock's X.
 
 The known-failures file lists tests that fail on stock in some environment,
 one per line: "subdir/test  reason".  An entry for a test that passes on
-stock is an error: the list may only explain real stock failures.
+stock is an error: the list may only explain real stock failures.  An
+entry whose reason begins "intermittent:" is a test that fails there some
+of the time on stock and on patched alike (the reason gives how often,
+measured): one run of each side says nothing about the series, so a PASS
+on one side and a FAIL on the other is listed as such, neither a
+regression nor an improvement, and a PASS on stock is not an error.
 
 --json writes the comparison as data (the same as the text: both sides'
 counts per status, the regressions, flaky tests, improvements...); check.sh
@@ -72,6 +77,9 @@ def read_sum(path):
         if old is None or (status in BAD and old[0] not in BAD):
             results[name] = (status, rest)
     return results
+
+
+INTERMITTENT = "intermittent:"
 
 
 def read_known(path):
@@ -152,7 +160,8 @@ def compare(stock_path, patched_path, known_path=None):
     known = read_known(known_path) if known_path else {}
     doc = {"stock": side(stock_path, stock), "patched": side(patched_path, patched),
            "regressions": [], "flaky": [], "improvements": [], "changes": [],
-           "stock_failures": [], "stale_known": []}
+           "stock_failures": [], "stale_known": [], "intermittent": []}
+    intermittent = {n for n, why in known.items() if why.startswith(INTERMITTENT)}
 
     for name in sorted(set(stock) | set(patched)):
         base = baseline(name, stock)
@@ -166,9 +175,13 @@ def compare(stock_path, patched_path, known_path=None):
         # A variant's baseline is listed, if failing, under its own name.
         if base == name and s in BAD:
             doc["stock_failures"].append(dict(change, known=known.get(name)))
-        elif base == name and name in known and s != "MISSING":
+        elif (base == name and name in known and s != "MISSING"
+              and name not in intermittent):
             doc["stale_known"].append(change)
         if s == p:
+            continue
+        if base in intermittent and {s, p} <= {"PASS", "FAIL"}:
+            doc["intermittent"].append(dict(change, known=known[base]))
             continue
         if s not in BAD and (p in BAD or p == "MISSING"
                              or (s == "PASS" and p in NOT_PASSING)):
@@ -198,6 +211,10 @@ def render(doc):
              "{test}: stock {stock}, patched {patched}".format),
             ("improvements", "improvements", change),
             ("other differences", "changes", change),
+            ("intermittent on stock (known failures): PASS on one side and "
+             "FAIL on the other by chance", "intermittent",
+             lambda **c: "%s: %s -> %s (%s)" % (c["test"], c["stock"], c["patched"],
+                                               c["known"])),
             ("failing on stock", "stock_failures",
              lambda **c: "%s: %s%s" % (c["test"], c["stock"],
                                        " (known: %s)" % c["known"] if c["known"]

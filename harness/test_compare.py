@@ -96,6 +96,27 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(rc, 0)
         self.assertIn("known: container lacks X", out)
 
+    def test_intermittent_known_failure(self):
+        known = "a/t1  intermittent: passed 5 of 12 runs on both\n"
+        # PASS on stock, FAIL on patched (and its -cond-legacy mode): by
+        # chance, listed apart, not a regression.
+        rc, out = run("PASS: a/t1\n", "FAIL: a/t1\nFAIL: a/t1-cond-legacy\n", known)
+        self.assertEqual(rc, 0, out)
+        self.assertIn("a/t1: PASS -> FAIL (intermittent: passed 5 of 12", out)
+        self.assertIn("a/t1-cond-legacy: PASS -> FAIL (intermittent:", out)
+        self.assertNotIn("REGRESSIONS", out)
+        # PASS on stock is not a stale entry.
+        rc, out = run("PASS: a/t1\n", "PASS: a/t1\n", known)
+        self.assertEqual(rc, 0, out)
+        # A crash or a disappearance is not chance: still a regression.
+        rc, out = run("PASS: a/t1\n", "UNRESOLVED: a/t1\n", known)
+        self.assertEqual(rc, 1, out)
+        rc, out = run("PASS: a/t1\nPASS: a/t2\n", "PASS: a/t2\n", known)
+        self.assertEqual(rc, 1, out)
+        # Only the marked entry: another known failure passing is still stale.
+        rc, out = run("PASS: a/t2\n", "PASS: a/t2\n", known + "a/t2  lacks X\n")
+        self.assertEqual(rc, 1, out)
+
     def test_dejagnu_names_with_details(self):
         rc, out = run("PASS: storm\n", "FAIL: storm: exit 1: child killed\n")
         self.assertEqual(rc, 1)
