@@ -5,15 +5,22 @@ CMD runs in a user and mount namespace of its own, where a binfmt_misc
 instance of that namespace (Linux 6.7 or later) has one registration:
 ARCH's ELF executables, run by QEMU (a static qemu-user binary) with the
 flags F (QEMU is opened now, so the registration works whatever CMD
-mounts or enters later) and P (argv[0] is kept, as Debian's
-qemu-user-static registrations do).  The machine's own binfmt_misc
-registrations are neither used nor changed.
+mounts or enters later) and P (argv[0] is kept), as Debian's
+qemu-user-static registers it; not C (a setuid program would run with
+its owner's credentials), which the harness's tests do not use.  The
+machine's own binfmt_misc registrations are neither used nor changed.
 
-As root the namespace maps every user and group ID to itself, so that
-files keep their owners and tests that change IDs (set*id) work as
-outside; otherwise it maps the caller's IDs only.  This process stays in
-the parent namespace to write those maps, then waits for CMD and exits
-with its status; SIGINT, SIGTERM and SIGHUP are passed on to CMD.
+As root the namespace maps the user and group IDs this process has
+(all of them, outside any container) each to itself, so that files keep
+their owners and tests that change IDs (set*id) can; otherwise it maps
+the caller's IDs only.  Capabilities hold in the namespace only: what
+needs them towards the machine (real-time scheduling, raising a hard
+limit, mknod) is refused there.  This process stays in the parent
+namespace to write those maps, then waits for CMD and exits with its
+status (128 + N for a CMD killed by signal N); SIGINT, SIGTERM and
+SIGHUP are passed on to CMD.  CMD starts with the signal dispositions
+this process was given (Python's own, SIGPIPE and SIGXFSZ ignored, are
+undone).
 """
 
 import ctypes
@@ -81,13 +88,21 @@ def child(lib, arch, qemu, cmd, ready_w, mapped_r):
           "mount --make-rprivate /")
     if lib.mount(b"binfmt_misc", BINFMT.encode(), b"binfmt_misc", 0, None) != 0:
         err = ctypes.get_errno()
-        die("cannot mount a binfmt_misc of this user namespace (%s): it needs "
-            "Linux 6.7 or later (this is %s); QEMU=binfmt uses the machine's "
-            "registration instead" % (os.strerror(err), os.uname().release))
+        release = os.uname().release
+        try:
+            old = tuple(int(x) for x in release.split("-")[0].split(".")[:2]) < (6, 7)
+        except ValueError:
+            old = False
+        die("cannot mount a binfmt_misc of this user namespace: %s (%s); "
+            "QEMU=binfmt uses the machine's registration instead"
+            % (os.strerror(err), "it needs Linux 6.7 or later, this is " + release
+               if old else "Linux " + release))
     try:
         write(BINFMT + "/register", registration(arch, qemu))
     except OSError as e:
         die("cannot register %s for %s programs: %s" % (qemu, arch, e.strerror))
+    for sig in (signal.SIGPIPE, signal.SIGXFSZ):
+        signal.signal(sig, signal.SIG_DFL)
     try:
         os.execvp(cmd[0], cmd)
     except OSError as e:
@@ -104,39 +119,55 @@ def main():
     ready_r, ready_w = os.pipe()
     mapped_r, mapped_w = os.pipe()
     uid, gid = os.getuid(), os.getgid()
+    # Signals wait until the child exists and can be given them.
+    forwarded = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    signal.pthread_sigmask(signal.SIG_BLOCK, forwarded)
     pid = os.fork()
     if pid == 0:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, forwarded)
         os.close(ready_r)
         os.close(mapped_w)
         try:
             child(lib, arch, qemu, cmd, ready_w, mapped_r)
         finally:
             os._exit(1)
+    for sig in forwarded:
+        signal.signal(sig, lambda n, frame: os.kill(pid, n))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, forwarded)
     os.close(ready_w)
     os.close(mapped_r)
     if os.read(ready_r, 1) == b"u":
-        if uid == 0:
-            maps = ("0 0 4294967295\n", "0 0 4294967295\n")
-        else:
-            write("/proc/%d/setgroups" % pid, "deny")
-            maps = ("%d %d 1\n" % (uid, uid), "%d %d 1\n" % (gid, gid))
-        write("/proc/%d/uid_map" % pid, maps[0])
-        write("/proc/%d/gid_map" % pid, maps[1])
-        os.write(mapped_w, b"m")
+        try:
+            if uid == 0:
+                # Each range this process has, to itself: every ID on the
+                # machine, or a container's (which cannot map more).
+                maps = [id_ranges("/proc/self/uid_map"), id_ranges("/proc/self/gid_map")]
+            else:
+                write("/proc/%d/setgroups" % pid, "deny")
+                maps = ["%d %d 1\n" % (uid, uid), "%d %d 1\n" % (gid, gid)]
+            write("/proc/%d/uid_map" % pid, maps[0])
+            write("/proc/%d/gid_map" % pid, maps[1])
+            os.write(mapped_w, b"m")
+        except OSError as e:
+            sys.stderr.write("binfmt-ns.py: error: cannot write the ID maps of the "
+                             "namespace: %s\n" % e.strerror)
     os.close(mapped_w)
-    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(s, lambda sig, frame: os.kill(pid, sig))
     while True:
         try:
             _, status = os.waitpid(pid, 0)
             break
         except InterruptedError:
             continue
-    if os.WIFSIGNALED(status):
-        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
-        os.kill(os.getpid(), os.WTERMSIG(status))
-    sys.exit(os.waitstatus_to_exitcode(status))
+    sys.exit(128 + os.WTERMSIG(status) if os.WIFSIGNALED(status)
+             else os.WEXITSTATUS(status))
 
+
+def id_ranges(path):
+    """The IDs of this namespace in PATH (its uid_map or gid_map), each
+    range mapped to itself."""
+    with open(path) as f:
+        return "".join("%s %s %s\n" % (r[0], r[0], r[2])
+                       for r in (line.split() for line in f) if len(r) == 3)
 
 if __name__ == "__main__":
     main()

@@ -12,9 +12,7 @@
 # SELECTION=FILE replaces harness/check-selection.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/env.sh"
-ensure_arch run
-# An emulated ARCH: the whole run under the harness's qemu-user (lib.sh).
-enter_emulator "$0" "$@"
+check_arch run
 
 # shellcheck disable=SC2046
 set -- $(compared_variants "$@")
@@ -29,6 +27,10 @@ else out=${CHECK_OUT:-$(base_dir check)}; fi
 mkdir -p "$out"; rm -rf "$out/failed"
 
 resolve_isolation
+ensure_arch run
+# An emulated ARCH: the whole run under the harness's qemu-user (lib.sh),
+# entered once ISOLATION is settled (a dockerd is started out here).
+enter_emulator "$0" "$@"
 for v in "$@"; do
   [ -f "$(variant_dir "$v")/stamp.installed" ] && [ -f "$(variant_dir "$v" obj)/config.status" ] \
     || die "sysroot $v of glibc $(glibc_label) is missing or half-built; run 'make sysroot BASE=$BASE VARIANTS=\"$*\"'"

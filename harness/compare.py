@@ -23,8 +23,10 @@ stock is an error: the list may only explain real stock failures.  An
 entry whose reason begins "intermittent:" is a test that fails there some
 of the time on stock and on patched alike (the reason gives how often,
 measured): one run of each side says nothing about the series, so a PASS
-on one side and a FAIL on the other is listed as such, neither a
-regression nor an improvement, and a PASS on stock is not an error.
+on one side and a FAIL on the other (of the test, or of its X-cond-legacy
+mode) is listed as such, neither a regression nor an improvement, and a
+PASS on stock is not an error.  A FAIL that is no result (the test did
+not build, or make was killed) is not chance: it stays a regression.
 
 --json writes the comparison as data (the same as the text: both sides'
 counts per status, the regressions, flaky tests, improvements...); check.sh
@@ -180,7 +182,8 @@ def compare(stock_path, patched_path, known_path=None):
             doc["stale_known"].append(change)
         if s == p:
             continue
-        if base in intermittent and {s, p} <= {"PASS", "FAIL"}:
+        no_result = "(no result" in patched.get(name, ("", ""))[1]
+        if base in intermittent and {s, p} <= {"PASS", "FAIL"} and not no_result:
             doc["intermittent"].append(dict(change, known=known[base]))
             continue
         if s not in BAD and (p in BAD or p == "MISSING"

@@ -230,20 +230,23 @@ fetch_source_package () {
   [ -n "$SRC_ORIG" ] || die "the source package $pkg $ver has no .orig tarball in $dir"
 }
 
-# fetch_binary_package SUITE PACKAGE DIR: the newest .deb of Debian SUITE's
-# binary PACKAGE for this machine's architecture into DIR (apt checks it
-# against the signed Packages index), unpacked into DIR/<version>/ (kept
-# when already there); PKG_ROOT is left naming that directory, PKG_VERSION
-# the version.
+# fetch_binary_package SUITE PACKAGE VERSION DIR: the .deb of Debian
+# SUITE's binary PACKAGE at VERSION, for this machine's architecture
+# (apt checks it against the signed Packages index), unpacked into
+# DIR/<version>/, left named by PKG_ROOT.  Kept once unpacked: the
+# archive is then not asked again.
 fetch_binary_package () {
-  local suite=$1 pkg=$2 dir=$3 ver
-  private_apt "$suite"
-  ver=$(apt-cache "${APT_OPTS[@]}" show "$pkg" 2>/dev/null | awk '/^Version:/ { print $2 }' \
-        | sort -V | tail -n1)
-  [ -n "$ver" ] || die "Debian $suite has no package $pkg"
-  PKG_VERSION=$ver
+  local suite=$1 pkg=$2 ver=$3 dir=$4 have
   PKG_ROOT=$dir/${ver#*:}
   [ -f "$PKG_ROOT/.unpacked" ] && return 0
+  private_apt "$suite"
+  have=$(apt-cache "${APT_OPTS[@]}" show "$pkg" 2>/dev/null | awk '/^Version:/ { print $2 }' \
+         | sort -V | tr '\n' ' ')
+  [ -n "$have" ] || die "Debian $suite has no package $pkg"
+  case " $have" in
+    *" $ver "*) ;;
+    *) die "Debian $suite has $pkg ${have% } and not $ver" ;;
+  esac
   mkdir -p "$dir"
   note "downloading $pkg $ver ($suite)"
   rm -rf "$PKG_ROOT" "$dir"/*.deb
@@ -260,23 +263,26 @@ fetch_binary_package () {
 # that glibc's tests, which exec the dynamic linker and other programs
 # themselves, run unchanged and the machine's registrations stay as they
 # are.  QEMU=/path/to/qemu-ARCH names one; by default it is the static
-# qemu-ARCH of Debian QEMU_SUITE's qemu-user package, fetched into
-# $CACHE/qemu-user/.  The emulator is not the machine's because which of
-# glibc's tests fail under emulation depends on its version (the known
-# failures are measured with one), and because bookworm's qemu-user 7.2
+# qemu-ARCH of Debian QEMU_SUITE's qemu-user package at QEMU_VERSION,
+# fetched once into $CACHE/qemu-user/.  The emulator is not the machine's
+# because which of glibc's tests fail under emulation depends on its
+# version (the known failures are measured with this one: a new
+# QEMU_VERSION means measuring them again), and because bookworm's qemu-user 7.2
 # deadlocks a child forked while another thread is inside clone (the
 # series' tst-stack-cache-evict does that, and stock's glibc hangs the same
 # way).  QEMU=binfmt uses the machine's registration instead.
 QEMU_SUITE=${QEMU_SUITE:-trixie}
-# find_qemu: NPTL_SCALE_QEMU (exported) names the qemu-ARCH to use (empty
-# with QEMU=binfmt); fetched once per run.
+QEMU_VERSION=${QEMU_VERSION:-1:10.0.13+ds-0+deb13u1}
+# find_qemu: NPTL_SCALE_QEMU (exported, so that a script run from this one
+# does not look again) names the qemu-ARCH to use (empty with
+# QEMU=binfmt).
 find_qemu () {
   [ -n "${NPTL_SCALE_QEMU+set}" ] && return 0
   case ${QEMU:-} in
     binfmt) NPTL_SCALE_QEMU= ;;
-    '') fetch_binary_package "$QEMU_SUITE" qemu-user "$CACHE/qemu-user"
+    '') fetch_binary_package "$QEMU_SUITE" qemu-user "$QEMU_VERSION" "$CACHE/qemu-user"
         NPTL_SCALE_QEMU=$PKG_ROOT/usr/bin/qemu-$ARCH ;;
-    *) NPTL_SCALE_QEMU=$QEMU ;;
+    *) NPTL_SCALE_QEMU=$(realpath -m "$QEMU") ;;
   esac
   [ -z "$NPTL_SCALE_QEMU" ] || [ -x "$NPTL_SCALE_QEMU" ] \
     || die "no qemu-user for $ARCH: $NPTL_SCALE_QEMU is not an executable"

@@ -108,7 +108,11 @@ class CompareTest(unittest.TestCase):
         # PASS on stock is not a stale entry.
         rc, out = run("PASS: a/t1\n", "PASS: a/t1\n", known)
         self.assertEqual(rc, 0, out)
-        # A crash or a disappearance is not chance: still a regression.
+        # No result (not built, make killed), UNRESOLVED or a disappearance
+        # is not chance: still a regression.
+        rc, out = run("PASS: a/t1\n", "FAIL: a/t1 (no result: the test did not "
+                      "build or was killed)\n", known)
+        self.assertEqual(rc, 1, out)
         rc, out = run("PASS: a/t1\n", "UNRESOLVED: a/t1\n", known)
         self.assertEqual(rc, 1, out)
         rc, out = run("PASS: a/t1\nPASS: a/t2\n", "PASS: a/t2\n", known)
