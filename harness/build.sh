@@ -246,6 +246,12 @@ write_wrappers () {
   gcc_s=$($gcc -print-file-name=libgcc_s.so.1)
   [ -f "$gcc_s" ] || die "$gcc has no libgcc_s.so.1 for $ARCH"
   cp -L "$gcc_s" "$slib/libgcc_s.so.1"
+  # Likewise at the top of the build tree, the first directory of the
+  # loader's --library-path when glibc runs its tests there: 2.43's rules
+  # also give it the compiler's libgcc_s directory (gnulib-extralibdir),
+  # 2.36's do not, and for an emulated target no directory of this machine
+  # has one (every test that cancelled or exited a thread aborted).
+  [ "$(arch_runs)" = emulated ] && cp -L "$gcc_s" "$(variant_dir "$1" obj)/libgcc_s.so.1"
   mkdir -p "$(dirname "$cc")" "$(dirname "$run")"
   cat > "$cc" <<EOF
 #!/bin/sh
