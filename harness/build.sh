@@ -251,7 +251,9 @@ write_wrappers () {
   # also give it the compiler's libgcc_s directory (gnulib-extralibdir),
   # 2.36's do not, and for an emulated target no directory of this machine
   # has one (every test that cancelled or exited a thread aborted).
-  [ "$(arch_runs)" = emulated ] && cp -L "$gcc_s" "$(variant_dir "$1" obj)/libgcc_s.so.1"
+  if [ "$(arch_runs)" = emulated ]; then
+    cp -L "$gcc_s" "$(variant_dir "$1" obj)/libgcc_s.so.1"
+  fi
   mkdir -p "$(dirname "$cc")" "$(dirname "$run")"
   cat > "$cc" <<EOF
 #!/bin/sh
