@@ -76,6 +76,14 @@ def write(path, text):
         f.write(text)
 
 
+def id_ranges(path):
+    """The IDs of this namespace in PATH (its uid_map or gid_map), each
+    range mapped to itself."""
+    with open(path) as f:
+        return "".join("%s %s %s\n" % (r[0], r[0], r[2])
+                       for r in (line.split() for line in f) if len(r) == 3)
+
+
 def child(lib, arch, qemu, cmd, ready_w, mapped_r):
     check(lib.unshare(CLONE_NEWUSER | CLONE_NEWNS),
           "unshare (user and mount namespace)")
@@ -162,12 +170,6 @@ def main():
              else os.WEXITSTATUS(status))
 
 
-def id_ranges(path):
-    """The IDs of this namespace in PATH (its uid_map or gid_map), each
-    range mapped to itself."""
-    with open(path) as f:
-        return "".join("%s %s %s\n" % (r[0], r[0], r[2])
-                       for r in (line.split() for line in f) if len(r) == 3)
 
 if __name__ == "__main__":
     main()

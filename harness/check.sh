@@ -96,6 +96,7 @@ run_tests () {
   return 0
 }
 
+# (compare.py's NO_RESULT matches the "(no result" of a missing result.)
 result_of () {  # result_of VARIANT SUBDIR TEST: one .sum line
   local r
   r=$(variant_dir "$1" obj)/$2/$3.test-result

@@ -82,6 +82,9 @@ def read_sum(path):
 
 
 INTERMITTENT = "intermittent:"
+# How check.sh's result_of marks a test that gave no result (not built, or
+# make killed): never chance.
+NO_RESULT = "(no result"
 
 
 def read_known(path):
@@ -182,7 +185,7 @@ def compare(stock_path, patched_path, known_path=None):
             doc["stale_known"].append(change)
         if s == p:
             continue
-        no_result = "(no result" in patched.get(name, ("", ""))[1]
+        no_result = NO_RESULT in patched.get(name, ("", ""))[1]
         if base in intermittent and {s, p} <= {"PASS", "FAIL"} and not no_result:
             doc["intermittent"].append(dict(change, known=known[base]))
             continue

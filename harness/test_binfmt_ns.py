@@ -53,9 +53,12 @@ class BinfmtNs(unittest.TestCase):
         # namespace of a make check of an emulated target.
         def registrations():
             d = "/proc/sys/fs/binfmt_misc"
-            return {e: open(os.path.join(d, e)).read()
-                    for e in os.listdir(d) if e not in ("register", "status")} \
-                if os.path.isdir(d) else {}
+            entries = {}
+            for e in os.listdir(d) if os.path.isdir(d) else ():
+                if e not in ("register", "status"):
+                    with open(os.path.join(d, e)) as f:
+                        entries[e] = f.read()
+            return entries
         before = registrations()
         r = run("aarch64", self.emu, "sh", "-c", "ls /proc/sys/fs/binfmt_misc")
         self.assertEqual(r.returncode, 0, r.stderr)
