@@ -227,7 +227,7 @@ fix_linker_scripts () {
 # found in the sysroot: lib64/ and usr/lib64/ on x86_64, lib/ (the loader)
 # and lib64/ on aarch64, lib/ and usr/lib/ on i686.
 write_wrappers () {
-  local root cc run ldso slib lib gcc gcc_s
+  local root cc run ldso slib lib gcc gcc_s f
   root=$(variant_dir "$1" root) cc=$(variant_dir "$1" cc) run=$(variant_dir "$1" run)
   ldso=$(cd "$root" && ls lib*/ld*.so.* 2>/dev/null | head -n1)
   [ -n "$ldso" ] || die "no dynamic linker installed in $root"
@@ -247,12 +247,17 @@ write_wrappers () {
   [ -f "$gcc_s" ] || die "$gcc has no libgcc_s.so.1 for $ARCH"
   cp -L "$gcc_s" "$slib/libgcc_s.so.1"
   # Likewise at the top of the build tree, the first directory of the
-  # loader's --library-path when glibc runs its tests there: 2.43's rules
-  # also give it the compiler's libgcc_s directory (gnulib-extralibdir),
-  # 2.36's do not, and for an emulated target no directory of this machine
-  # has one (every test that cancelled or exited a thread aborted).
+  # loader's --library-path when glibc runs its tests there, with the
+  # compiler's libstdc++.so.6 (the C++ tests): 2.43's rules also give it
+  # the compiler's library directory (gnulib-extralibdir), 2.36's do not,
+  # and for an emulated target no directory of this machine has them
+  # (every test that cancelled or exited a thread aborted, every C++ test
+  # exited 127).
   if [ "$(arch_runs)" = emulated ]; then
     cp -L "$gcc_s" "$(variant_dir "$1" obj)/libgcc_s.so.1"
+    f=$($gcc -print-file-name=libstdc++.so.6)
+    [ -f "$f" ] || die "$gcc has no libstdc++.so.6 for $ARCH (the C++ tests need it)"
+    cp -L "$f" "$(variant_dir "$1" obj)/libstdc++.so.6"
   fi
   mkdir -p "$(dirname "$cc")" "$(dirname "$run")"
   cat > "$cc" <<EOF
