@@ -16,10 +16,14 @@ BUILD_DEPS="gcc g++ make gawk bison python3 msgfmt makeinfo ccache xz perl"
 check_host_deps () { ensure_tools $BUILD_DEPS; }
 
 # Use the Docker engine that answers (`docker info`), whoever started it;
-# only where none does, start dockerd (installing docker.io first where no
-# Docker is installed at all: it conflicts with docker-ce).  The PID of a
-# dockerd started here is kept in $BUILD/docker/dockerd.pid so that `make
-# docker-stop` stops exactly it, and nothing else.
+# only where none does, start dockerd, installing docker.io first where
+# there is no dockerd.  A client alone (a static `docker` in /usr/local/bin,
+# say) does not keep docker.io out: its dockerd is started and the client
+# negotiates the engine's API version.  docker.io conflicts with Docker's
+# own docker-ce-cli packages; apt_install never removes a package, so where
+# one of those is installed, nothing is changed and this says so.  The PID
+# of a dockerd started here is kept in $BUILD/docker/dockerd.pid so that
+# `make docker-stop` stops exactly it, and nothing else.
 docker_up () {
   if have_tool docker; then
     [ -n "$NPTL_SCALE_DOCKER_NOTED" ] \
@@ -28,13 +32,13 @@ docker_up () {
     return 0
   fi
   if ! have_tool dockerd; then
-    if command -v docker >/dev/null; then
-      note "a docker client is installed but no dockerd and no engine answers; not installing docker.io over it"
-      return 1
-    fi
     ensure_tools -o dockerd
     have_tool docker && return 0
-    have_tool dockerd || return 1
+    if ! have_tool dockerd; then
+      command -v docker >/dev/null \
+        && note "a docker client ($(command -v docker)) is installed but no dockerd, and $(tool_hint dockerd) could not be installed beside it without removing a package"
+      return 1
+    fi
   fi
   [ "$(id -u)" = 0 ] || return 1
   mkdir -p "$BUILD/docker"

@@ -142,8 +142,8 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
                     path=self.path_without("perf", "stress-ng"), AUTO_INSTALL="1", APT_GET=apt)
         self.assertIn("rc=0", r.stdout)
         # Updated once, then one install per optional tool.
-        self.assertEqual(self.lines(log), ["update -q", "install -y -q linux-tools-common linux-tools-" + KVER,
-                                           "install -y -q stress-ng"])
+        self.assertEqual(self.lines(log), ["update -q", "install -y -q --no-remove linux-tools-common linux-tools-" + KVER,
+                                           "install -y -q --no-remove stress-ng"])
         self.assertIn("optional tools missing: perf", r.stderr)
 
     @unittest.skipUnless(os.geteuid() == 0, "installs only as root")
@@ -153,7 +153,7 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
                     path=self.path_without("runtest") + os.pathsep + bindir,
                     AUTO_INSTALL="1", APT_GET=apt)
         self.assertIn("rc=0", r.stdout, r.stderr)
-        self.assertEqual(self.lines(log), ["update -q", "install -y -q dejagnu"])
+        self.assertEqual(self.lines(log), ["update -q", "install -y -q --no-remove dejagnu"])
 
     @unittest.skipUnless(os.geteuid() == 0, "installs only as root")
     def test_required_tool_apt_cannot_provide(self):
@@ -194,8 +194,8 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
             capture_output=True, text=True, timeout=120)
         self.assertEqual(r.stdout.split(), ["ubuntu", "rc=0"], r.stderr)
         installs = [l for l in self.lines(log) if l.startswith("install")]
-        self.assertIn("install -y -q linux-tools-common linux-tools-" + KVER, installs)
-        self.assertIn("install -y -q gnuplot-nox", installs)
+        self.assertIn("install -y -q --no-remove linux-tools-common linux-tools-" + KVER, installs)
+        self.assertIn("install -y -q --no-remove gnuplot-nox", installs)
 
     def test_gate_on_ubuntu_without_optional_tools(self):
         """ci/gate.sh up to `make check` (a fake make that logs): perf and
@@ -212,6 +212,40 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
         self.assertIn("optional tools missing: perf (package linux-tools-common, linux-tools-%s on "
                       "ubuntu), stress-ng (package stress-ng on ubuntu)" % KVER, r.stderr)
         self.assertEqual(self.lines(self.tmp + "/make.log"), ["make check", "make -s docker-stop"])
+
+    # Docker: a client alone (a static /usr/local/bin/docker that no
+    # package owns) does not keep docker.io's dockerd out.
+    def client_only_path(self):
+        """A PATH with a docker client whose `docker info` fails, no
+        dockerd, and the fake apt's directory for what it installs."""
+        client = self.write("client/docker", "#!/bin/sh\nexit 1\n", 0o755)
+        _, _, bindir = self.fake_apt()
+        return os.pathsep.join([os.path.dirname(client), bindir,
+                                self.path_without("docker", "dockerd")])
+
+    @unittest.skipUnless(os.getuid() == 0, "installs only as root")
+    def test_docker_up_installs_dockerd_beside_a_client(self):
+        path = self.client_only_path()
+        apt, log, _ = self.fake_apt(provides="dockerd")
+        r = self.sh(". %s/harness/env.sh; docker_up; echo rc=$?" % TOP, path=path,
+                    AUTO_INSTALL="1", APT_GET=apt)
+        self.assertEqual(self.lines(log), ["update -q", "install -y -q --no-remove docker.io"],
+                         r.stderr)
+        # The fake dockerd exits at once and the client never answers.
+        self.assertIn("no engine answers; starting dockerd", r.stderr)
+        self.assertIn("rc=1", r.stdout)
+
+    @unittest.skipUnless(os.getuid() == 0, "installs only as root")
+    def test_docker_up_says_why_when_docker_io_cannot_go_beside_a_client(self):
+        path = self.client_only_path()
+        apt, log, _ = self.fake_apt()   # installs nothing: a conflict
+        r = self.sh(". %s/harness/env.sh; docker_up; echo rc=$?" % TOP, path=path,
+                    AUTO_INSTALL="1", APT_GET=apt)
+        self.assertIn("install -y -q --no-remove docker.io", self.lines(log))
+        self.assertIn("a docker client (%s/client/docker) is installed but no dockerd, and "
+                      "dockerd (package docker.io on debian) could not be installed beside it "
+                      "without removing a package" % self.tmp, r.stderr)
+        self.assertIn("rc=1", r.stdout)
 
     # Docker: an engine that answers is used as it is.
     @unittest.skipUnless(docker_answers(), "needs a Docker engine that answers")

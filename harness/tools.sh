@@ -125,7 +125,10 @@ apt_install () {
     DEBIAN_FRONTEND=noninteractive $apt update -q >/dev/null 2>&1
     NPTL_SCALE_APT_UPDATED=1
   fi
-  DEBIAN_FRONTEND=noninteractive $apt install -y -q "$@" >/dev/null 2>&1
+  # --no-remove: never take a package of the machine's away (docker.io, say,
+  # conflicts with docker-ce-cli); apt-get then fails and the caller says
+  # what is missing.
+  DEBIAN_FRONTEND=noninteractive $apt install -y -q --no-remove "$@" >/dev/null 2>&1
 }
 
 can_install () {
