@@ -1,0 +1,134 @@
+/* The child of fork does not read the stacks in the cache.  A cache of
+   small stacks holds thousands, each descriptor on a page of its own: a
+   child that looked at every cached stack (to count the cache's size
+   again, or to find stacks of threads that were still exiting) paid a
+   page per stack, and forked several times slower than stock, which
+   looks only at the stacks in use (with 2000 stacks of 16 KiB cached on
+   a 2-core guest: 13.6 ms per fork against 2.9 ms).
+
+   N threads with the smallest stack exist at once, so that they have N
+   distinct stacks, and are joined: their stacks are in the cache.  The
+   parent then makes the page of each descriptor and the rest of its
+   stack block up to the end of the mapping inaccessible, forks, and
+   makes them accessible again.  A child that touches one of them dies
+   of SIGSEGV; it must instead exit normally.  Then the stacks must
+   still serve new threads.  */
+#include "../lib/check.h"
+#include <stdint.h>
+#include <sys/wait.h>
+
+#define MAX_THREADS 1000
+
+static pthread_barrier_t barrier;
+
+static void *
+worker (void *arg)
+{
+  pthread_barrier_wait (&barrier);
+  return arg;
+}
+
+/* The end of the mapping of /proc/self/maps that contains ADDR.  */
+static uintptr_t
+mapping_end (FILE *maps, uintptr_t addr)
+{
+  unsigned long start, end;
+  char line[512];
+  rewind (maps);
+  while (fgets (line, sizeof line, maps) != NULL)
+    if (sscanf (line, "%lx-%lx", &start, &end) == 2
+        && start <= addr && addr < end)
+      return end;
+  return 0;
+}
+
+struct range
+{
+  void *start;
+  size_t len;
+};
+
+int
+main (void)
+{
+  long stack = sysconf (_SC_THREAD_STACK_MIN);
+  if (stack < 16384)
+    stack = 16384;
+  uintptr_t page = sysconf (_SC_PAGESIZE);
+  /* The stack, its guard page and the descriptor and TLS (a few pages).  */
+  long n = (10L << 20) / (stack + 4 * page);
+  if (n > MAX_THREADS)
+    n = MAX_THREADS;
+  TEST_VERIFY_EXIT (n >= 40);
+
+  pthread_t *threads = calloc (n, sizeof *threads);
+  struct range *ranges = calloc (n, sizeof *ranges);
+  TEST_VERIFY_EXIT (threads != NULL && ranges != NULL);
+  pthread_attr_t attr;
+  XPT (pthread_attr_init (&attr));
+  XPT (pthread_attr_setstacksize (&attr, stack));
+  XPT (pthread_barrier_init (&barrier, NULL, n + 1));
+  for (long i = 0; i < n; ++i)
+    XPT (pthread_create (&threads[i], &attr, worker, NULL));
+  pthread_barrier_wait (&barrier);
+  for (long i = 0; i < n; ++i)
+    XPT (pthread_join (threads[i], NULL));
+  XPT (pthread_barrier_destroy (&barrier));
+
+  /* In glibc a pthread_t is the address of the thread's descriptor,
+     which lies at the top of the stack block, under or above the
+     static TLS.  */
+  FILE *maps = fopen ("/proc/self/maps", "r");
+  TEST_VERIFY_EXIT (maps != NULL);
+  for (long i = 0; i < n; ++i)
+    {
+      uintptr_t pd = (uintptr_t) threads[i];
+      uintptr_t end = mapping_end (maps, pd);
+      if (end == 0)
+        check_fail (__FILE__, __LINE__, "the stack of joined thread %ld"
+                    " (descriptor %#lx) is not mapped: not cached",
+                    i, (unsigned long) pd);
+      ranges[i].start = (void *) (pd & -page);
+      ranges[i].len = end - (pd & -page);
+    }
+  fclose (maps);
+
+  for (long i = 0; i < n; ++i)
+    TEST_VERIFY_EXIT (mprotect (ranges[i].start, ranges[i].len,
+                                PROT_NONE) == 0);
+  pid_t pid = fork ();
+  if (pid == 0)
+    _exit (0);
+  for (long i = 0; i < n; ++i)
+    TEST_VERIFY_EXIT (mprotect (ranges[i].start, ranges[i].len,
+                                PROT_READ | PROT_WRITE) == 0);
+  TEST_VERIFY_EXIT (pid > 0);
+  int status;
+  TEST_VERIFY_EXIT (waitpid (pid, &status, 0) == pid);
+  printf ("%ld cached stacks of %ld bytes made inaccessible; the child of"
+          " fork %s %d\n", n, stack,
+          WIFSIGNALED (status) ? "died of signal" : "exited with",
+          WIFSIGNALED (status) ? WTERMSIG (status) : WEXITSTATUS (status));
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    check_fail (__FILE__, __LINE__, "the child of fork touched a cached"
+                " stack (%ld cached): status %#x", n, status);
+
+  /* The cache is intact: the new threads get the cached stacks.  */
+  XPT (pthread_barrier_init (&barrier, NULL, 2));
+  for (long i = 0; i < 4; ++i)
+    {
+      pthread_t t;
+      XPT (pthread_create (&t, &attr, worker, NULL));
+      pthread_barrier_wait (&barrier);
+      XPT (pthread_join (t, NULL));
+      int reused = 0;
+      for (long j = 0; j < n; ++j)
+        reused |= pthread_equal (t, threads[j]);
+      TEST_VERIFY (reused);
+    }
+  XPT (pthread_barrier_destroy (&barrier));
+  XPT (pthread_attr_destroy (&attr));
+  free (ranges);
+  free (threads);
+  return 0;
+}
