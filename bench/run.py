@@ -77,6 +77,8 @@ CASES = [
     Case("cond-fanout", "condvar", pairs([2, 4, 16, 64]), pairs([4])),
     Case("cond-signal-empty", "condvar", pairs([1, 2]), []),
     Case("syncpoint", "syncpoint", pairs(SYNC_N, _SYNC), pairs([2, 8], _SYNC)),
+    Case("fork-cached", "fork", pairs([1, 2, 8], ("cached=0", "cached=1000")),
+         pairs([1], ("cached=0", "cached=1000"))),
     # The exit-time release of stack memory (issue 6, patch 4): rate and
     # RSS with an empty thread body and one that uses 256 KiB of its
     # stack; on request, with VARIANTS naming the variants to compare
@@ -447,6 +449,7 @@ TITLES = {
     "seed": "Seed experiments (work unit = 20 x memcpy of 1,000,000 bytes; spawn = each thread creates a thread per unit and joins it)",
     "condvar": "Condition variables",
     "syncpoint": "Sync point: N threads meeting repeatedly (spin, sched_yield, futex barrier)",
+    "fork": "fork + _exit + waitpid, with no stack cached (cached=0) and after 1000 threads with 16 KiB stacks came and went (cached=1000)",
     "stack-advise": "Stack release at thread exit: create+join with an empty body (touch=0), one that writes 256 KiB of its stack (touch=256), and one that skips 64 KiB below its frame and writes the 256 KiB below that (frame=256, a large frame without stack-clash probing); RSS = VmRSS at the end of the run",
 }
 
@@ -491,7 +494,7 @@ def report(doc, rows, variants, path):
     out.append("")
     if doc.get("failed"):
         out += ["**Failed:** %s (their output is below)." % "; ".join(doc["failed"]), ""]
-    for group in ("create-join", "seed", "condvar", "syncpoint", "stack-advise"):
+    for group in (g for g in GROUPS if g in TITLES):
         grows = [r for r in rows if r["group"] == group]
         if not grows:
             continue

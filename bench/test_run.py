@@ -28,7 +28,7 @@ def groups(cfgs):
 class PlanTest(unittest.TestCase):
     def test_default(self):
         p = run.plan("default")
-        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "seed", "syncpoint"])
+        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "fork", "seed", "syncpoint"])
         self.assertEqual(p.glibc, run.GLIBC_BENCH)
         self.assertTrue(p.stress_ng)
         self.assertEqual(p.named, [])
@@ -37,7 +37,7 @@ class PlanTest(unittest.TestCase):
 
     def test_quick(self):
         p = run.plan("quick")
-        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "seed", "syncpoint"])
+        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "fork", "seed", "syncpoint"])
         self.assertEqual(sorted(c[2] for c in p.cfgs if c[1] == "create-join"),
                          [1, 2, 8, 120])
         self.assertEqual(p.glibc, "")
@@ -45,7 +45,7 @@ class PlanTest(unittest.TestCase):
 
     def test_full_adds_stack_advise(self):
         p = run.plan("full")
-        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "seed",
+        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "fork", "seed",
                                           "stack-advise", "syncpoint"])
         self.assertEqual(len([c for c in p.cfgs if c[0] == "stack-advise"]), 9)
         self.assertEqual(p.glibc, run.GLIBC_BENCH)
