@@ -6,7 +6,8 @@
    with 16 KiB stacks at once and joins them, which leaves N stacks in the
    cache (within the default cache size).  The child of fork does
    glibc's bookkeeping of the stack lists before it can _exit; this
-   measures whether that grows with the cache.  */
+   measures whether that grows with the cache.  Copyright The GNU
+   Toolchain Authors.  */
 #include "../bench.h"
 #include <pthread.h>
 #include <stdio.h>

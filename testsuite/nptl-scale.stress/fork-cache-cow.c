@@ -6,25 +6,14 @@
    POSIX's pthread_cond_broadcast/1-2, which forks 200 children after
    creating 10000 threads, timed out).
 
-   N threads with the smallest stack exist at once, so that they have N
-   distinct stacks, and are joined: their stacks are in the cache.  A
-   child forked then counts its minor page faults (getrusage) and must not
-   fault much more than a child forked before the first thread.  N is what
-   fits in a quarter of the default cache (40 MiB), at most 1000.  */
-#include "../lib/check.h"
+   fill_stack_cache puts up to 1000 small stacks in the cache.  A child
+   forked then counts its minor page faults (getrusage) and must not
+   fault much more than a child forked before the first thread.  */
+#include "../lib/stackcache.h"
 #include <sys/resource.h>
 #include <sys/wait.h>
 
 #define MAX_THREADS 1000
-
-static pthread_barrier_t barrier;
-
-static void *
-worker (void *arg)
-{
-  pthread_barrier_wait (&barrier);
-  return arg;
-}
 
 /* The minor page faults of a child of fork, from fork to its report.  */
 static long
@@ -56,29 +45,8 @@ main (void)
 {
   long before = child_faults ();
 
-  long stack = sysconf (_SC_THREAD_STACK_MIN);
-  if (stack < 16384)
-    stack = 16384;
-  size_t page = sysconf (_SC_PAGESIZE);
-  /* The stack, its guard page and the descriptor and TLS (a few pages).  */
-  long n = (10L << 20) / (stack + 4 * page);
-  if (n > MAX_THREADS)
-    n = MAX_THREADS;
-  TEST_VERIFY_EXIT (n >= 40);
-
-  pthread_t *threads = calloc (n, sizeof *threads);
-  TEST_VERIFY_EXIT (threads != NULL);
-  pthread_attr_t attr;
-  XPT (pthread_attr_init (&attr));
-  XPT (pthread_attr_setstacksize (&attr, stack));
-  XPT (pthread_barrier_init (&barrier, NULL, n + 1));
-  for (long i = 0; i < n; ++i)
-    XPT (pthread_create (&threads[i], &attr, worker, NULL));
-  pthread_barrier_wait (&barrier);
-  for (long i = 0; i < n; ++i)
-    XPT (pthread_join (threads[i], NULL));
-  XPT (pthread_attr_destroy (&attr));
-  XPT (pthread_barrier_destroy (&barrier));
+  long n, stack;
+  pthread_t *threads = fill_stack_cache (MAX_THREADS, &n, &stack);
 
   long after = child_faults ();
   printf ("%ld cached stacks of %ld bytes; faults in the child of fork: "

@@ -15,7 +15,8 @@
    (in glibc the pthread_t is the descriptor's address, at the top of the
    stack block).  The thread is the only one this process ever created,
    and its stack size fits no other cached stack.  UNSUPPORTED without
-   seccomp user notifications (Linux 5.5, not in qemu-user).  */
+   seccomp user notifications (Linux 5.5, not in qemu-user).
+   Copyright The GNU Toolchain Authors.  */
 #include "../lib/check.h"
 #include <linux/filter.h>
 #include <linux/seccomp.h>

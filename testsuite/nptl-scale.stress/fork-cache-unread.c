@@ -6,25 +6,21 @@
    looks only at the stacks in use (with 2000 stacks of 16 KiB cached on
    a 2-core guest: 13.6 ms per fork against 2.9 ms).
 
-   N threads with the smallest stack exist at once, so that they have N
-   distinct stacks, and are joined: their stacks are in the cache.  The
+   fill_stack_cache puts up to 1000 small stacks in the cache.  The
    parent then makes the page of each descriptor and the rest of its
    stack block up to the end of the mapping inaccessible, forks, and
    makes them accessible again.  A child that touches one of them dies
    of SIGSEGV; it must instead exit normally.  Then the stacks must
-   still serve new threads.  */
-#include "../lib/check.h"
+   still serve new threads.  Copyright The GNU Toolchain Authors.  */
+#include "../lib/stackcache.h"
 #include <stdint.h>
 #include <sys/wait.h>
 
 #define MAX_THREADS 1000
 
-static pthread_barrier_t barrier;
-
 static void *
-worker (void *arg)
+empty (void *arg)
 {
-  pthread_barrier_wait (&barrier);
   return arg;
 }
 
@@ -51,29 +47,11 @@ struct range
 int
 main (void)
 {
-  long stack = sysconf (_SC_THREAD_STACK_MIN);
-  if (stack < 16384)
-    stack = 16384;
+  long n, stack;
+  pthread_t *threads = fill_stack_cache (MAX_THREADS, &n, &stack);
   uintptr_t page = sysconf (_SC_PAGESIZE);
-  /* The stack, its guard page and the descriptor and TLS (a few pages).  */
-  long n = (10L << 20) / (stack + 4 * page);
-  if (n > MAX_THREADS)
-    n = MAX_THREADS;
-  TEST_VERIFY_EXIT (n >= 40);
-
-  pthread_t *threads = calloc (n, sizeof *threads);
   struct range *ranges = calloc (n, sizeof *ranges);
-  TEST_VERIFY_EXIT (threads != NULL && ranges != NULL);
-  pthread_attr_t attr;
-  XPT (pthread_attr_init (&attr));
-  XPT (pthread_attr_setstacksize (&attr, stack));
-  XPT (pthread_barrier_init (&barrier, NULL, n + 1));
-  for (long i = 0; i < n; ++i)
-    XPT (pthread_create (&threads[i], &attr, worker, NULL));
-  pthread_barrier_wait (&barrier);
-  for (long i = 0; i < n; ++i)
-    XPT (pthread_join (threads[i], NULL));
-  XPT (pthread_barrier_destroy (&barrier));
+  TEST_VERIFY_EXIT (ranges != NULL);
 
   /* In glibc a pthread_t is the address of the thread's descriptor,
      which lies at the top of the stack block, under or above the
@@ -113,20 +91,20 @@ main (void)
     check_fail (__FILE__, __LINE__, "the child of fork touched a cached"
                 " stack (%ld cached): status %#x", n, status);
 
-  /* The cache is intact: the new threads get the cached stacks.  */
-  XPT (pthread_barrier_init (&barrier, NULL, 2));
+  /* The cache is intact: new threads get the cached stacks.  */
+  pthread_attr_t attr;
+  XPT (pthread_attr_init (&attr));
+  XPT (pthread_attr_setstacksize (&attr, stack));
   for (long i = 0; i < 4; ++i)
     {
       pthread_t t;
-      XPT (pthread_create (&t, &attr, worker, NULL));
-      pthread_barrier_wait (&barrier);
+      XPT (pthread_create (&t, &attr, empty, NULL));
       XPT (pthread_join (t, NULL));
       int reused = 0;
       for (long j = 0; j < n; ++j)
         reused |= pthread_equal (t, threads[j]);
       TEST_VERIFY (reused);
     }
-  XPT (pthread_barrier_destroy (&barrier));
   XPT (pthread_attr_destroy (&attr));
   free (ranges);
   free (threads);
