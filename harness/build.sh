@@ -227,14 +227,13 @@ fix_linker_scripts () {
 # found in the sysroot: lib64/ and usr/lib64/ on x86_64, lib/ (the loader)
 # and lib64/ on aarch64, lib/ and usr/lib/ on i686.
 write_wrappers () {
-  local root cc run ldso slib lib gcc gcc_s f
+  local root cc run ldso libpath slib lib gcc gcc_s f
   root=$(variant_dir "$1" root) cc=$(variant_dir "$1" cc) run=$(variant_dir "$1" run)
-  ldso=$(cd "$root" && ls lib*/ld*.so.* 2>/dev/null | head -n1)
+  ldso=$(sysroot_loader "$1")
   [ -n "$ldso" ] || die "no dynamic linker installed in $root"
-  slib=$(cd "$root" && ls lib*/libc.so.6 2>/dev/null | head -n1)
-  lib=$(cd "$root" && ls usr/lib*/libc.so 2>/dev/null | head -n1)
-  [ -n "$slib" ] && [ -n "$lib" ] || die "no libc.so.6 or libc.so installed in $root"
-  slib=$root/$(dirname "$slib") lib=$root/$(dirname "$lib")
+  libpath=$(sysroot_libpath "$1")
+  [ -n "$libpath" ] || die "no libc.so.6 or libc.so installed in $root"
+  slib=${libpath%%:*} lib=${libpath#*:}
   gcc=$(arch_tool gcc)
   # The compiler's libgcc_s.so.1 beside libc.so.6, as on a system:
   # pthread_cancel and pthread_exit load it to unwind.  bin/cc links with
@@ -273,13 +272,13 @@ esac
 exec $gcc -isystem "$root/usr/include" -B"$lib/" -B"$slib/" \\
   -L"$lib" -L"$slib" \\
   -Wl,--disable-new-dtags -Wl,-rpath,"$slib:$lib" \\
-  -Wl,--dynamic-linker="$root/$ldso" "\$@"
+  -Wl,--dynamic-linker="$ldso" "\$@"
 EOF
   cat > "$run" <<EOF
 #!/bin/sh
 # Run an existing dynamically linked program under the glibc of $root.
 [ \$# -gt 0 ] || { echo "usage: \$0 PROGRAM [ARGS...]" >&2; exit 2; }
-exec "$root/$ldso" --library-path "$slib:$lib" "\$@"
+exec "$ldso" --library-path "$slib:$lib" "\$@"
 EOF
   chmod +x "$cc" "$run"
 }

@@ -19,6 +19,7 @@ import datetime
 import glob
 import json
 import os
+import re
 import sys
 import textwrap
 
@@ -144,6 +145,72 @@ def bench_part(build, base):
     return out, m["cores"]
 
 
+def private_changes(patch):
+    """What the diff PATCH changes in what an ld.so and a libc.so of the
+    release share: the symbols of the version scripts (Versions, all
+    GLIBC_PRIVATE where a series of this kind adds any), the members of
+    struct rtld_global (EXTERN lines of hunks in it), and the tunables,
+    whose IDs the two pass between them."""
+    out = []
+    for sec in re.split(r"(?m)^(?=diff --git )", patch)[1:]:
+        path = sec.split()[2][2:]
+        lines = sec.split("\n")
+        added = [l[1:].strip() for l in lines if l.startswith("+") and not l.startswith("+++")]
+        removed = [l[1:].strip() for l in lines if l.startswith("-") and not l.startswith("---")]
+        if path.endswith("/Versions"):
+            sym = lambda ls: sorted(x.rstrip(";") for x in ls if re.fullmatch(r"\w+;", x))
+            plus, minus = sym(added), sym(removed)
+            plus, minus = [x for x in plus if x not in minus], [x for x in minus if x not in plus]
+            if plus:
+                out.append("%s adds %s" % (path, ", ".join(plus)))
+            if minus:
+                out.append("%s removes %s" % (path, ", ".join(minus)))
+        elif path == "sysdeps/generic/ldsodefs.h":
+            for hunk in re.split(r"(?m)^(?=@@ )", sec)[1:]:
+                head = hunk.split("\n", 1)[0]
+                body = [l for l in hunk.split("\n")[1:] if l[:1] in "+-" and "EXTERN" in l]
+                if "struct rtld_global" in head and body:
+                    out.append("changes the members of struct rtld_global")
+                    break
+        elif path.endswith("dl-tunables.list"):
+            names = [m.group(1) for l in added for m in [re.fullmatch(r"(\w+) \{", l)] if m]
+            last = "id: last" in added
+            for n in names:
+                out.append("adds tunable %s%s" % (
+                    n, " after the release's (their IDs stay)" if last
+                    else ", which can move the IDs of the release's tunables"))
+    return out
+
+
+def private_part(build, base, maildir):
+    """Per patch, what it changes between ld.so and libc.so
+    (private_changes); what make check found of it (abi/layout/...,
+    abi/tunable-ids, abi/mixed-loader/...: an ld.so and a libc.so, one
+    patched and one not, in one process); and the patches that change none
+    of it, which a stable branch can take."""
+    out, clean = [], []
+    for p in sorted(glob.glob(os.path.join(maildir, "[0-9][0-9][0-9][0-9]-*.patch"))):
+        n = int(os.path.basename(p)[:4])
+        if n == 0:
+            continue
+        with open(p) as f:
+            changes = private_changes(f.read())
+        out.append("  %d: %s" % (n, "; ".join(changes) if changes else "nothing"))
+        if not changes:
+            clean.append(str(n))
+    sum_path = os.path.join(build, base, "check", "abi-patched.sum")
+    if os.path.exists(sum_path):
+        with open(sum_path) as f:
+            found = [l.strip() for l in f
+                     if re.match(r"\w+: abi/(layout/|tunable-ids|mixed-loader/)", l)]
+        out += ["  make check (%s):" % mtime(sum_path)] + ["    " + l for l in found]
+    else:
+        out.append("  make check: not run in this tree")
+    out.append("  Patches that change none of it: %s (each may need the ones "
+               "before it to apply)." % (", ".join(clean) if clean else "none"))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", required=True)
@@ -179,7 +246,12 @@ def main():
                 cores or "these",
                 "benchmarks on other architectures" if arches else "other architectures",
                 "" if full else "; glibc's whole test suite (make check-full)"))),
-           "", "The figures of each patch are in its commit message."]
+           "", "The figures of each patch are in its commit message.",
+           "", wrap("What the patches change in what an ld.so and a libc.so of "
+                    "the release share (GLIBC_PRIVATE), which a stable branch "
+                    "must keep for a process whose ld.so and libc.so come from "
+                    "different builds (as during a package update):")]
+        + private_part(a.build, a.base, os.path.dirname(os.path.abspath(a.cover)))
         + (["", wrap("The diffstat below leaves out the manual/ hunks of the "
                      "series: it was made on a tree without manual/.")]
            if a.manual_left_out else []))

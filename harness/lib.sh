@@ -364,6 +364,24 @@ variant_dir () {
   esac
 }
 
+# sysroot_loader VARIANT: the dynamic linker installed in VARIANT's
+# sysroot; sysroot_libpath VARIANT: its library directories (those of
+# libc.so.6 and of libc.so), as bin/run gives them to the loader.  Empty
+# if there is none.
+sysroot_loader () {
+  local root f
+  root=$(variant_dir "$1" root)
+  f=$(cd "$root" 2>/dev/null && ls lib*/ld*.so.* 2>/dev/null | head -n1)
+  [ -n "$f" ] && echo "$root/$f"
+}
+sysroot_libpath () {
+  local root slib lib
+  root=$(variant_dir "$1" root)
+  slib=$(cd "$root" 2>/dev/null && ls lib*/libc.so.6 2>/dev/null | head -n1)
+  lib=$(cd "$root" 2>/dev/null && ls usr/lib*/libc.so 2>/dev/null | head -n1)
+  [ -n "$slib" ] && [ -n "$lib" ] && echo "$root/$(dirname "$slib"):$root/$(dirname "$lib")"
+}
+
 # The version glibc's version.h (`#define VERSION "2.42.9000"`) gives for
 # this base's source: the fetched tarball once there is one, else the
 # GLIBC_SRC tree or tarball; BASE for a base not fetched yet.

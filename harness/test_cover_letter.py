@@ -103,6 +103,40 @@ class CoverLetterTest(unittest.TestCase):
                           "1:10.0.13+ds-0+deb13u1), which has no rseq", t)
             self.assertNotIn("/root/.cache", t)
 
+    def test_private(self):
+        # What each patch changes between ld.so and libc.so, from its diff,
+        # and the abi results of make check.
+        versions = ("diff --git a/elf/Versions b/elf/Versions\n--- a/elf/Versions\n"
+                    "+++ b/elf/Versions\n@@ -1,2 +1,3 @@\n     _rtld_global;\n"
+                    "+    _dl_new;\n-    _dl_old;\n")
+        layout = ("diff --git a/sysdeps/generic/ldsodefs.h b/sysdeps/generic/ldsodefs.h\n"
+                  "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@ struct rtld_global\n"
+                  "-  EXTERN list_t _dl_a;\n+  EXTERN list_t _dl_b;\n")
+        comment = ("diff --git a/sysdeps/generic/ldsodefs.h b/sysdeps/generic/ldsodefs.h\n"
+                   "--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@ struct rtld_global\n"
+                   "-  /* Old.  */\n+  /* New.  */\n   EXTERN list_t _dl_a;\n")
+        tunable = ("diff --git a/sysdeps/nptl/dl-tunables.list b/sysdeps/nptl/dl-tunables.list\n"
+                   "--- a/x\n+++ b/x\n@@ -1,1 +1,4 @@\n+    knob {\n+      type: INT_32\n%s"
+                   "+    }\n")
+        with tempfile.TemporaryDirectory() as b:
+            comparison(b + "/2.43/check/compare-glibc-patched.json", {"PASS": 511}, {"PASS": 576})
+            for n, diff in enumerate([comment, versions + layout, tunable % "",
+                                      tunable % "+      id: last\n"], 1):
+                with open("%s/%04d-x.patch" % (b, n), "w") as f:
+                    f.write("Subject: x\n---\n" + diff)
+            with open(b + "/2.43/check/abi-patched.sum", "w") as f:
+                f.write("PASS: abi/pthread_cond_t\nXFAIL: abi/layout/rtld_global: size\n"
+                        "PASS: abi/mixed-loader/variant-libc\n")
+            t = self.letter(b)
+            self.assertIn("1: nothing", t)
+            self.assertIn("2: elf/Versions adds _dl_new; elf/Versions removes _dl_old; "
+                          "changes the members of struct rtld_global", t)
+            self.assertIn("3: adds tunable knob, which can move the IDs", t)
+            self.assertIn("4: adds tunable knob after the release's (their IDs stay)", t)
+            self.assertIn("XFAIL: abi/layout/rtld_global: size PASS: abi/mixed-loader/variant-libc", t)
+            self.assertNotIn("abi/pthread_cond_t", t)
+            self.assertIn("Patches that change none of it: 1 (", t)
+
 
 if __name__ == "__main__":
     unittest.main()
