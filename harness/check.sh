@@ -313,7 +313,7 @@ abi_run () {
   loader=$(sysroot_loader "$3") libpath=$(sysroot_libpath "$4")
   o=$out/abi-run-$3-ld.so-$4-libc-$mode${7:+-$7}.out
   # In a subshell, so that bash does not report a crash on its stderr.
-  (env ${7:+GLIBC_TUNABLES="$7"} timeout 300 "$loader" --library-path "$libpath" \
+  (env ${7:+GLIBC_TUNABLES="$7"} timeout 60 "$loader" --library-path "$libpath" \
      "$program" "$mode" > "$o" 2>&1)
   rc=$?
   want_ld=$(realpath "$loader") want_libc=$(realpath "${libpath%%:*}/libc.so.6")
@@ -324,6 +324,8 @@ abi_run () {
     echo "$bad: $name: loaded $got instead of $want_ld $want_libc"
   elif [ $rc = 0 ]; then
     echo "PASS: $name"
+  elif [ $rc = 124 ]; then
+    echo "$bad: $name: still running after 60 s, killed: $(grep -v '^loaded:' "$o" | tail -n1)"
   else
     echo "$bad: $name: exit status $rc: $(grep -v '^loaded:' "$o" | tail -n1)"
   fi
