@@ -330,7 +330,8 @@ abi_run () {
   elif [ $rc = 0 ]; then
     echo "PASS: $name"
   else
-    echo "$bad: $name: $how: $(grep -v '^loaded:' "$o" | tail -n1)"
+    got=$(grep -v '^loaded:' "$o" | tail -n1)
+    echo "$bad: $name: $how${got:+: $got}"
   fi
 }
 
