@@ -211,19 +211,17 @@ dejagnu_tests () {
 # Only an explicit ABI experiment (e.g. padded) may fail the first two,
 # and then they show what breaks.  The probe is built against each
 # variant's headers and run on its library (abi-VARIANT/probe,
-# abi-VARIANT.sizes); stock's build with a DT_RUNPATH (probe-runpath) is
-# the "stock-built binary" run on the others.
+# abi-VARIANT.sizes); stock's build is the "stock-built binary" run on
+# the others.
 abi_tests () {
   local v=$1 d stock=$out/abi-stock t size align ssize salign cc
   d=$out/abi-$v cc=$(variant_dir "$v" cc)
   mkdir -p "$d"
   # bin/cc links with a DT_RPATH to its own sysroot, which the loader
   # searches before its --library-path: a probe built so would load its
-  # own libc under any loader.  probe-runpath has a DT_RUNPATH instead,
-  # which comes after --library-path.
-  "$cc" -O2 -pthread -o "$d/probe" "$TOP/harness/abi-probe.c" \
-    && "$cc" -O2 -pthread -Wl,--enable-new-dtags -o "$d/probe-runpath" \
-         "$TOP/harness/abi-probe.c" \
+  # own libc under any loader.  The probe has a DT_RUNPATH instead, which
+  # comes after --library-path.
+  "$cc" -O2 -pthread -Wl,--enable-new-dtags -o "$d/probe" "$TOP/harness/abi-probe.c" \
     && "$(variant_dir "$v" run)" "$d/probe" sizes > "$d.sizes" \
     || { echo "FAIL: abi/build: abi-probe.c does not build or run"; return; }
   while read -r t size align; do
@@ -231,7 +229,7 @@ abi_tests () {
     if [ "$size $align" = "$ssize $salign" ]; then echo "PASS: abi/$t"
     else echo "FAIL: abi/$t: size $ssize -> $size, alignment $salign -> $align"; fi
   done < "$d.sizes"
-  abi_run abi/stock-built-binary FAIL "$v" "$v" "$stock/probe-runpath" embedded
+  abi_run abi/stock-built-binary FAIL "$v" "$v" "$stock/probe" embedded
   if [ "$v" = stock ]; then
     for t in layout/rtld_global layout/rtld_global_ro layout/pthread tunable-ids \
              mixed-loader/variant-ld.so mixed-loader/variant-libc \
@@ -249,11 +247,11 @@ abi_tests () {
   abi_layout "$v" "$bad" rtld_global_ro ld.so
   abi_layout "$v" "$bad" pthread libc.so.6
   abi_tunable_ids "$v" "$bad"
-  abi_run abi/mixed-loader/variant-ld.so "$bad" "$v" stock "$stock/probe-runpath" threads
-  abi_run abi/mixed-loader/variant-libc "$bad" stock "$v" "$stock/probe-runpath" threads
+  abi_run abi/mixed-loader/variant-ld.so "$bad" "$v" stock "$stock/probe" threads
+  abi_run abi/mixed-loader/variant-libc "$bad" stock "$v" "$stock/probe" threads
   # A tunable that VARIANT's libc has and stock's ld.so has not.
   abi_run abi/mixed-loader/variant-libc-cond_legacy "$bad" stock "$v" \
-    "$stock/probe-runpath" threads glibc.pthread.cond_legacy=1
+    "$stock/probe" threads glibc.pthread.cond_legacy=1
 }
 
 # abi_layout VARIANT BAD STRUCT OBJECT: struct STRUCT, which ld.so and
