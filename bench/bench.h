@@ -6,6 +6,10 @@
 #define NPTL_SCALE_BENCH_H
 
 #include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 struct bench_thread
 {
@@ -27,10 +31,31 @@ struct bench_case
   void (*run) (struct bench_thread *self);
   /* After the stop flag is set: wake threads that may be blocked.  */
   void (*wake) (void);
+  /* After the threads are joined, or NULL: print the case's own members
+     of the result line (',"NAME": VALUE...', each with a leading comma).  */
+  void (*report) (FILE *out);
+  /* Nonzero: each thread starts its loop as soon as it is created, as a
+     program that spawns its workers one by one does, instead of behind the
+     driver's start barrier; the creation of the later threads then runs
+     while the earlier ones work.  */
+  int start_at_once;
 };
 
 extern const struct bench_case bench_case;
 extern atomic_int bench_stop;
+/* Set by the driver while it measures (after the warm-up, until the stop
+   flag): a case that records a distribution records only then.  */
+extern atomic_int bench_measuring;
+/* The threads the case has alive at most besides the driver's (a child
+   per thread that creates and joins one, idle waiters): set by its setup,
+   and what the driver counts as live when it reports the tasks of the
+   process.  */
+extern int bench_extra_threads;
+
+/* A case's pthread_create (or clone) failed with ERR: the driver counts it
+   by errno (the result line reports it) and sleeps a millisecond; the
+   caller then tries again, as a server that gets EAGAIN would.  */
+void bench_create_failed (int err);
 
 static inline int
 bench_stopped (void)
@@ -58,6 +83,109 @@ bench_cpu_relax (void)
   __asm__ volatile ("yield" ::: "memory");
 #else
   __asm__ volatile ("" ::: "memory");
+static inline unsigned long long
+bench_now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* The seed report's work unit (TiFlash): 20 memcpy calls of 1,000,000
+   bytes between buffers allocated for the call, as in the report: each
+   unit touches fresh memory.  */
+enum { bench_copy_size = 1000000, bench_copies = 20 };
+
+static inline void *
+bench_seed_unit (void *arg)
+{
+  char *src = malloc (bench_copy_size), *dst = malloc (bench_copy_size);
+  if (src == NULL || dst == NULL)
+    abort ();
+  memset (src, 1, bench_copy_size);
+  for (int i = 0; i < bench_copies; i++)
+    {
+      memcpy (dst, src, bench_copy_size);
+      __asm__ volatile ("" : : "r" (dst) : "memory");
+    }
+  free (src);
+  free (dst);
+  return arg;
+}
+
+/* A latency histogram that one thread writes: log-linear buckets, 16 per
+   power of two from 64 ns, so a percentile read from it is at most 1/16
+   (6.25%) above the true value; the maximum is kept exactly.  */
+enum { bench_hist_sub = 16, bench_hist_min_log = 6, bench_hist_logs = 32 };
+
+struct bench_hist
+{
+  unsigned long count[bench_hist_logs * bench_hist_sub];
+  unsigned long long max_ns, n;
+} __attribute__ ((aligned (128)));
+
+static inline void
+bench_hist_add (struct bench_hist *h, unsigned long long ns)
+{
+  int log = 63 - __builtin_clzll (ns | 1);
+  int i;
+  if (log < bench_hist_min_log)
+    i = 0;
+  else
+    {
+      int sub = (int) ((ns >> (log - 4)) & (bench_hist_sub - 1));
+      i = (log - bench_hist_min_log) * bench_hist_sub + sub;
+      if (i >= bench_hist_logs * bench_hist_sub)
+        i = bench_hist_logs * bench_hist_sub - 1;
+    }
+  h->count[i]++;
+  h->n++;
+  if (ns > h->max_ns)
+    h->max_ns = ns;
+}
+
+/* The upper bound in ns of bucket I.  */
+static inline double
+bench_hist_bound (int i)
+{
+  int log = i / bench_hist_sub + bench_hist_min_log;
+  int sub = i % bench_hist_sub;
+  return (double) (1ull << log) * (1 + (sub + 1) / (double) bench_hist_sub);
+}
+
+/* Print '"NAME": {"n": N, "p50_ns": ..., "p99_ns": ..., "max_ns": ...}'
+   for the sum of the N histograms H.  */
+static inline void
+bench_hist_print (FILE *out, const char *name, const struct bench_hist *h,
+                  int n)
+{
+  static struct bench_hist sum;
+  memset (&sum, 0, sizeof sum);
+  for (int t = 0; t < n; t++)
+    {
+      for (int i = 0; i < bench_hist_logs * bench_hist_sub; i++)
+        sum.count[i] += h[t].count[i];
+      sum.n += h[t].n;
+      if (h[t].max_ns > sum.max_ns)
+        sum.max_ns = h[t].max_ns;
+    }
+  fprintf (out, "\"%s\": {\"n\": %llu", name, sum.n);
+  static const struct { const char *name; double q; } qs[]
+    = { { "p50_ns", 0.5 }, { "p99_ns", 0.99 }, { "p999_ns", 0.999 } };
+  for (int k = 0; k < 3; k++)
+    {
+      unsigned long long rank = (unsigned long long) (qs[k].q * sum.n), seen = 0;
+      int i = 0;
+      for (; i < bench_hist_logs * bench_hist_sub - 1; i++)
+        if ((seen += sum.count[i]) > rank)
+          break;
+      double v = bench_hist_bound (i);
+      fprintf (out, ", \"%s\": %.0f", qs[k].name,
+               sum.n == 0 ? 0 : v < sum.max_ns ? v : (double) sum.max_ns);
+    }
+  fprintf (out, ", \"max_ns\": %llu}", sum.max_ns);
+}
+
 #endif
 }
 
@@ -72,6 +200,109 @@ bench_work (unsigned long seed, unsigned int iters)
       __asm__ ("" : "+r" (seed));
     }
   return seed;
+}
+
+static inline unsigned long long
+bench_now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* The seed report's work unit (TiFlash): 20 memcpy calls of 1,000,000
+   bytes between buffers allocated for the call, as in the report: each
+   unit touches fresh memory.  */
+enum { bench_copy_size = 1000000, bench_copies = 20 };
+
+static inline void *
+bench_seed_unit (void *arg)
+{
+  char *src = malloc (bench_copy_size), *dst = malloc (bench_copy_size);
+  if (src == NULL || dst == NULL)
+    abort ();
+  memset (src, 1, bench_copy_size);
+  for (int i = 0; i < bench_copies; i++)
+    {
+      memcpy (dst, src, bench_copy_size);
+      __asm__ volatile ("" : : "r" (dst) : "memory");
+    }
+  free (src);
+  free (dst);
+  return arg;
+}
+
+/* A latency histogram that one thread writes: log-linear buckets, 16 per
+   power of two from 64 ns, so a percentile read from it is at most 1/16
+   (6.25%) above the true value; the maximum is kept exactly.  */
+enum { bench_hist_sub = 16, bench_hist_min_log = 6, bench_hist_logs = 32 };
+
+struct bench_hist
+{
+  unsigned long count[bench_hist_logs * bench_hist_sub];
+  unsigned long long max_ns, n;
+} __attribute__ ((aligned (128)));
+
+static inline void
+bench_hist_add (struct bench_hist *h, unsigned long long ns)
+{
+  int log = 63 - __builtin_clzll (ns | 1);
+  int i;
+  if (log < bench_hist_min_log)
+    i = 0;
+  else
+    {
+      int sub = (int) ((ns >> (log - 4)) & (bench_hist_sub - 1));
+      i = (log - bench_hist_min_log) * bench_hist_sub + sub;
+      if (i >= bench_hist_logs * bench_hist_sub)
+        i = bench_hist_logs * bench_hist_sub - 1;
+    }
+  h->count[i]++;
+  h->n++;
+  if (ns > h->max_ns)
+    h->max_ns = ns;
+}
+
+/* The upper bound in ns of bucket I.  */
+static inline double
+bench_hist_bound (int i)
+{
+  int log = i / bench_hist_sub + bench_hist_min_log;
+  int sub = i % bench_hist_sub;
+  return (double) (1ull << log) * (1 + (sub + 1) / (double) bench_hist_sub);
+}
+
+/* Print '"NAME": {"n": N, "p50_ns": ..., "p99_ns": ..., "max_ns": ...}'
+   for the sum of the N histograms H.  */
+static inline void
+bench_hist_print (FILE *out, const char *name, const struct bench_hist *h,
+                  int n)
+{
+  static struct bench_hist sum;
+  memset (&sum, 0, sizeof sum);
+  for (int t = 0; t < n; t++)
+    {
+      for (int i = 0; i < bench_hist_logs * bench_hist_sub; i++)
+        sum.count[i] += h[t].count[i];
+      sum.n += h[t].n;
+      if (h[t].max_ns > sum.max_ns)
+        sum.max_ns = h[t].max_ns;
+    }
+  fprintf (out, "\"%s\": {\"n\": %llu", name, sum.n);
+  static const struct { const char *name; double q; } qs[]
+    = { { "p50_ns", 0.5 }, { "p99_ns", 0.99 }, { "p999_ns", 0.999 } };
+  for (int k = 0; k < 3; k++)
+    {
+      unsigned long long rank = (unsigned long long) (qs[k].q * sum.n), seen = 0;
+      int i = 0;
+      for (; i < bench_hist_logs * bench_hist_sub - 1; i++)
+        if ((seen += sum.count[i]) > rank)
+          break;
+      double v = bench_hist_bound (i);
+      fprintf (out, ", \"%s\": %.0f", qs[k].name,
+               sum.n == 0 ? 0 : v < sum.max_ns ? v : (double) sum.max_ns);
+    }
+  fprintf (out, ", \"max_ns\": %llu}", sum.max_ns);
 }
 
 #endif

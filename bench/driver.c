@@ -2,15 +2,24 @@
 
      BENCH -t THREADS [-w WARMUP_S] [-d SECONDS] [-i INTERVAL_S] [-p PARAM]
 
-   The threads start together behind a barrier.  After the warm-up the
-   driver samples the sum of the per-thread counters every interval and
-   prints one line of JSON: the rate of each sample and their median, the
-   operations of the least and most productive thread (fairness), and how
+   The threads start together behind a barrier (or each as soon as it is
+   created, for a case that asks so).  After the warm-up the driver
+   samples the sum of the per-thread counters every interval and prints
+   one line of JSON: the rate of each sample and their median, the
+   operations of the least and most productive thread (fairness), how
    busy the CPUs were: the process's CPU time (getrusage) and the whole
-   machine's non-idle share (/proc/stat) over the measured period.  */
+   machine's non-idle share (/proc/stat) over the measured period, the
+   time it took to create the threads, the tasks of the process
+   (num_threads of /proc/self/stat, every 5 ms through warm-up and
+   measurement: the kernel counts a thread until it releases the task,
+   which is after pthread_join has returned), the creates that failed, by
+   errno, and what the case adds.  On stderr it names each phase as it
+   enters it ("bench-phase: startup"), so that a run stopped from outside
+   says where it was.  */
 #define _GNU_SOURCE
 #include "bench.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +29,12 @@
 #include <unistd.h>
 
 atomic_int bench_stop;
+atomic_int bench_measuring;
+int bench_extra_threads;
 static pthread_barrier_t start;
+/* Failed creates by errno value; written only on a failure.  */
+enum { max_errno = 256 };
+static atomic_ulong create_failed[max_errno];
 static struct bench_thread *threads;
 
 static double
@@ -29,6 +43,83 @@ now (void)
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void sleep_s (double s);
+
+void
+bench_create_failed (int err)
+{
+  atomic_fetch_add (&create_failed[err > 0 && err < max_errno ? err : 0], 1);
+  sleep_s (0.001);
+}
+
+static void
+phase (const char *name)
+{
+  fprintf (stderr, "bench-phase: %s\n", name);
+  fflush (stderr);
+}
+
+/* The tasks of this process as the kernel counts them: field 20 of
+   /proc/self/stat (FD, read again from its start), or -1.  */
+static long
+tasks_now (int fd)
+{
+  char buf[1024];
+  ssize_t len = fd < 0 ? -1 : pread (fd, buf, sizeof buf - 1, 0);
+  if (len <= 0)
+    return -1;
+  buf[len] = '\0';
+  /* The fields after the command name, which may hold blanks: state is
+     field 3, num_threads field 20.  */
+  char *p = strrchr (buf, ')');
+  long v = -1;
+  for (int field = 2; p != NULL && field < 20; field++)
+    p = strchr (p + 1, ' ');
+  if (p != NULL)
+    v = strtol (p + 1, NULL, 10);
+  return v;
+}
+
+struct tasks
+{
+  int fd;
+  long peak, samples;
+  double sum;
+};
+
+/* Sleep S seconds, sampling the tasks every 5 ms.  */
+static void
+sleep_sampling (double s, struct tasks *tk)
+{
+  const double step = 0.005;
+  double end = now () + s, t;
+  while ((t = now ()) < end)
+    {
+      sleep_s (end - t < step ? end - t : step);
+      long v = tasks_now (tk->fd);
+      if (v > 0)
+        {
+          tk->peak = v > tk->peak ? v : tk->peak;
+          tk->sum += v;
+          tk->samples++;
+        }
+    }
+}
+
+static long
+read_long (const char *path)
+{
+  long v = -1;
+  FILE *f = fopen (path, "r");
+  if (f != NULL)
+    {
+      if (fscanf (f, "%ld", &v) != 1)
+        v = -1;
+      fclose (f);
+    }
+  return v;
 }
 
 static double
@@ -90,7 +181,8 @@ static void *
 thread_main (void *arg)
 {
   struct bench_thread *self = arg;
-  pthread_barrier_wait (&start);
+  if (!bench_case.start_at_once)
+    pthread_barrier_wait (&start);
   bench_case.run (self);
   return NULL;
 }
@@ -145,25 +237,32 @@ main (int argc, char **argv)
   if (threads == NULL)
     return 1;
   memset (threads, 0, n * sizeof *threads);
-  pthread_barrier_init (&start, NULL, n + 1);
+  pthread_barrier_init (&start, NULL, bench_case.start_at_once ? 1 : n + 1);
   pthread_t *tids = calloc (n, sizeof *tids);
   pthread_attr_t attr;
   pthread_attr_init (&attr);
   /* Many threads: keep their stacks small, the cases need little.  */
   pthread_attr_setstacksize (&attr, 256 * 1024);
+  phase ("startup");
+  double start0 = now ();
+  unsigned long long create_max_ns = 0;
   for (int i = 0; i < n; i++)
     {
       threads[i].id = i;
       threads[i].nthreads = n;
-      int e = pthread_create (&tids[i], &attr, thread_main, &threads[i]);
-      if (e != 0)
-        {
-          fprintf (stderr, "pthread_create: %s\n", strerror (e));
-          return 1;
-        }
+      unsigned long long c0 = bench_now_ns ();
+      int e;
+      while ((e = pthread_create (&tids[i], &attr, thread_main, &threads[i]))
+             != 0)
+        bench_create_failed (e);
+      unsigned long long c = bench_now_ns () - c0;
+      create_max_ns = c > create_max_ns ? c : create_max_ns;
     }
   pthread_barrier_wait (&start);
-  sleep_s (warmup);
+  double startup = now () - start0;
+  phase ("warmup");
+  struct tasks tk = { open ("/proc/self/stat", O_RDONLY | O_CLOEXEC), 0, 0, 0 };
+  sleep_sampling (warmup, &tk);
 
   int nsamples = (int) (duration / interval + 0.5);
   if (nsamples < 1)
@@ -173,12 +272,14 @@ main (int argc, char **argv)
   unsigned long *start_ops = calloc (n, sizeof *start_ops);
   for (int i = 0; i < n; i++)
     start_ops[i] = atomic_load (&threads[i].ops);
+  phase ("measure");
+  atomic_store (&bench_measuring, 1);
   proc_stat (&tot0, &idle0);
   double cpu0 = cpu_seconds (), t0 = now (), t = t0;
   unsigned long ops0 = total_ops (n), ops = ops0;
   for (int s = 0; s < nsamples; s++)
     {
-      sleep_s (interval);
+      sleep_sampling (interval, &tk);
       double t2 = now ();
       unsigned long ops2 = total_ops (n);
       rates[s] = (ops2 - ops) / (t2 - t);
@@ -196,7 +297,9 @@ main (int argc, char **argv)
       hi = d > hi ? d : hi;
     }
 
+  atomic_store (&bench_measuring, 0);
   atomic_store (&bench_stop, 1);
+  phase ("join");
   if (bench_case.wake != NULL)
     bench_case.wake ();
   for (int i = 0; i < n; i++)
@@ -225,6 +328,23 @@ main (int argc, char **argv)
           100.0 * cpu / (elapsed * ncpu), busy, rss, ops_total);
   for (int s = 0; s < nsamples; s++)
     printf ("%s%.1f", s ? ", " : "", rates[s]);
-  printf ("]}\n");
+  printf ("], \"pid\": %ld, \"startup_s\": %.3f, \"startup_create_max_ns\": %llu, "
+          "\"tasks_peak\": %ld, \"tasks_mean\": %.1f, \"tasks_live\": %d, "
+          "\"pid_max\": %ld, \"create_failed\": {",
+          (long) getpid (), startup, create_max_ns, tk.peak,
+          tk.samples ? tk.sum / tk.samples : -1.0, 1 + n + bench_extra_threads,
+          read_long ("/proc/sys/kernel/pid_max"));
+  for (int e = 0, first = 1; e < max_errno; e++)
+    if (atomic_load (&create_failed[e]) != 0)
+      {
+        const char *name = e ? strerrorname_np (e) : NULL;
+        printf ("%s\"%s\": %lu", first ? "" : ", ", name ? name : "other",
+                atomic_load (&create_failed[e]));
+        first = 0;
+      }
+  printf ("}");
+  if (bench_case.report != NULL)
+    bench_case.report (stdout);
+  printf ("}\n");
   return 0;
 }

@@ -24,6 +24,7 @@ import platform
 import random
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -33,10 +34,30 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CREATORS = [1, 2, 4, 8, 40, 120, 500]
 SYNC_N = [1, 2, 4, 8, 32]
 PERF_SW = ["task-clock", "context-switches", "cpu-migrations", "page-faults"]
-PERF_SYSCALLS = ["syscalls:sys_enter_futex", "syscalls:sys_enter_mmap",
-                 "syscalls:sys_enter_munmap", "syscalls:sys_enter_madvise",
-                 "syscalls:sys_enter_mincore", "tlb:tlb_flush",
-                 "irq_vectors:call_function_entry"]
+# The system calls counted by name in the profile run: those of thread
+# creation and exit, of the stack cache, of waiting, and of the driver.
+# raw_syscalls:sys_enter counts every call, so what none of these names
+# covers is reported as "other" (counting all of syscalls:sys_enter_* takes
+# perf several seconds per run to set up).
+SYSCALLS = ("clone", "clone3", "exit", "exit_group", "futex", "mmap",
+            "munmap", "mprotect", "madvise", "mincore", "mremap", "brk",
+            "rt_sigprocmask", "sched_yield", "set_robust_list", "rseq",
+            "getpid", "gettid", "tgkill", "nanosleep", "clock_nanosleep",
+            "sched_getaffinity", "prctl", "membarrier", "getrusage", "wait4",
+            "openat", "read", "pread64", "close")
+SYSCALL_TOTAL = "raw_syscalls:sys_enter"
+# Function-call IPIs: to a set of CPUs (TLB shootdowns, membarrier) and to
+# one CPU (remote wake-ups, among others).
+IPIS = ("irq_vectors:call_function_entry", "irq_vectors:call_function_single_entry")
+PERF_SYSCALLS = ["syscalls:sys_enter_" + c for c in SYSCALLS] + [
+    SYSCALL_TOTAL, "tlb:tlb_flush"] + list(IPIS)
+# Reported by name: a call made more often than this per operation.
+SYSCALL_MIN = 0.01
+# The groups whose profile run also records, machine-wide, when each of
+# the process's threads exits and when the kernel releases and frees it.
+EXIT_TRACE_GROUPS = ("create-join", "seed", "stack-advise", "create-latency")
+EXIT_EVENTS = ["sched:sched_process_exit", "sched:sched_switch",
+               "sched:sched_process_free"]
 # The benchmarks of glibc's bench-pthread set that this series touches, and
 # those of the condvar group.
 GLIBC_BENCH = "thread_create pthread-locks pthread-mutex-lock pthread_once"
@@ -45,9 +66,14 @@ CONDVAR_GLIBC_BENCH = "pthread-locks"
 EXTERNAL = ("glibc", "stress-ng")
 Plan = collections.namedtuple("Plan", "cfgs glibc stress_ng named")
 # A benchmark case: its file bench/cases/NAME.c, its group in the report,
-# and the (threads, param) pairs it runs with by default and with
-# BENCH=quick ([]: not in quick).
-Case = collections.namedtuple("Case", "name group runs quick")
+# the (threads, param) pairs it runs with by default and with BENCH=quick
+# ([]: not in quick), and the time limit of one run in seconds, a function
+# of the thread count (creating 500 threads while the first ones churn
+# took stock up to a minute on 2 cores).
+Case = collections.namedtuple("Case", "name group runs quick limit",
+                              defaults=[lambda n: 60])
+# The limit of a case whose threads create threads while they start.
+CHURN_LIMIT = lambda n: 60 + n // 2  # noqa: E731
 
 
 def pairs(threads, params=("",)):
@@ -67,7 +93,10 @@ CASES = [
     Case("seed-work", "seed",
          [(40, "direct"), (40, "direct+idle1000"), (40, "spawn"),
           (120, "spawn"), (500, "spawn")],
-         [(40, "direct"), (40, "spawn")]),
+         [(40, "direct"), (40, "spawn")], CHURN_LIMIT),
+    Case("create-latency", "create-latency",
+         pairs([40, 120, 500], ("empty", "work", "clone")),
+         pairs([40], ("empty", "clone")), CHURN_LIMIT),
     Case("cond-queue", "condvar", pairs([2, 8, 32, 128], _PC),
          pairs([2, 32], _PC[:1])),
     Case("cond-event", "condvar", pairs([2, 4, 16, 64]), pairs([4])),
@@ -143,6 +172,10 @@ def machine():
     return info
 
 
+# In the list of perf_events: perf can record EXIT_EVENTS machine-wide.
+EXIT_TRACE = "exit-trace"
+
+
 def perf_events():
     """The perf events this machine supports (software events, tracepoints);
     hardware counters are probed and reported, never required."""
@@ -154,6 +187,11 @@ def perf_events():
         if r.returncode == 0 and "not supported" not in r.stderr \
                 and "<not counted>" not in r.stderr:
             ok.append(ev)
+    with tempfile.NamedTemporaryFile(suffix=".data") as tf:
+        tr = sh(["perf", "record", "-q", "-a", "-o", tf.name]
+                + [x for e in EXIT_EVENTS for x in ("-e", e)] + ["--", "true"])
+    if tr.returncode == 0:
+        ok.append(EXIT_TRACE)
     hw = sh(["perf", "stat", "-x,", "-e", "cycles", "true"])
     note = "hardware counters: %s" % (
         "not supported here" if hw.returncode != 0 or "not supported" in hw.stderr
@@ -212,22 +250,53 @@ def build(variants, builddir, outdir):
     return bins
 
 
-def run_one(exe, threads, param, seconds, events, timeout, env=(), launcher=()):
+def run_cmd(cmd, timeout):
+    """Run CMD in a process group of its own; (returncode, stdout, stderr),
+    with returncode None if it ran past TIMEOUT seconds, when the whole
+    group is killed (perf's child too) and its output so far returned."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+        return p.returncode, out, err
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        return None, out, err
+
+
+def last_phase(stderr):
+    """The phase the driver last said it entered ("bench-phase: NAME")."""
+    phases = re.findall(r"^bench-phase: (\S+)$", stderr or "", re.M)
+    return phases[-1] if phases else "before startup"
+
+
+def run_one(exe, threads, param, seconds, events, timeout, env=(), launcher=(),
+            trace=False):
+    """One run of EXE; its result line as a dict, with the perf counts of
+    EVENTS, the lock statistics of an instrumented variant and, with TRACE,
+    the exit delays of its threads (exit_delays); or {"error": ...}."""
     cmd = list(launcher) + [exe, "-t", str(threads), "-w", "0.2", "-d",
                             str(seconds), "-i", "0.1"]
     if param:
         cmd += ["-p", param]
     perf = {}
-    with tempfile.NamedTemporaryFile("r", suffix=".perf") as pf:
+    with tempfile.NamedTemporaryFile("r", suffix=".perf") as pf, \
+            tempfile.NamedTemporaryFile("r", suffix=".data") as tf:
         if events:
             cmd = ["perf", "stat", "-x,", "-o", pf.name, "-e", ",".join(events)] + cmd
+        if trace:
+            cmd = ["perf", "record", "-q", "-a", "-o", tf.name,
+                   "-e", EXIT_EVENTS[0], "-e", EXIT_EVENTS[1],
+                   "--filter", "prev_state == %d" % TASK_DEAD_STATE,
+                   "-e", EXIT_EVENTS[2], "--"] + cmd
         cmd = list(env) + cmd
-        try:
-            r = sh(cmd, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            return {"error": "timed out after %ds" % timeout}
-        if r.returncode != 0:
-            return {"error": "exit %d: %s" % (r.returncode, r.stderr.strip()[-300:])}
+        rc, out, err = run_cmd(cmd, timeout)
+        if rc is None:
+            return {"error": "timed out after %ds in phase %s"
+                    % (timeout, last_phase(err)), "timeout": last_phase(err)}
+        if rc != 0:
+            return {"error": "exit %d: %s" % (rc, err.strip()[-300:])}
         for line in pf.read().splitlines():
             f = line.split(",")
             if len(f) > 2 and f[0] and not line.startswith("#"):
@@ -235,15 +304,68 @@ def run_one(exe, threads, param, seconds, events, timeout, env=(), launcher=()):
                     perf[f[2]] = float(f[0])
                 except ValueError:
                     pass
-    lines = r.stdout.strip().splitlines()
+        script = sh(["perf", "script", "-i", tf.name, "-F",
+                     "pid,tid,time,event,trace"]).stdout if trace else ""
+    lines = out.strip().splitlines()
     if not lines or not lines[-1].startswith("{"):
-        return {"error": "no result line: %s" % (r.stderr.strip()[-300:] or "empty output")}
+        return {"error": "no result line: %s" % (err.strip()[-300:] or "empty output")}
     res = json.loads(lines[-1])
     res["perf"] = perf
-    stats = parse_lockstat(r.stderr)
+    if trace:
+        res["exit_delays"] = exit_delays(script, res.get("pid"))
+    stats = parse_lockstat(err)
     if stats:
         res["lockstat"] = stats
     return res
+
+
+# sched_switch's prev_state of a task switched out for the last time, dead
+# and reaped (EXIT_DEAD, "X"); a thread of a process is reaped by itself,
+# in exit_notify, just before.
+TASK_DEAD_STATE = 16
+TRACE_LINE = re.compile(r"^\s*(-?\d+)/(-?\d+)\s+([\d.]+):\s+(\S+):\s+(.*)$")
+
+
+def quantiles(xs):
+    """p50, p99 and max of XS (nearest rank), or None for none."""
+    if not xs:
+        return None
+    xs = sorted(xs)
+    q = lambda f: xs[min(len(xs) - 1, int(f * len(xs)))]  # noqa: E731
+    return {"n": len(xs), "p50": q(0.5), "p99": q(0.99), "max": xs[-1]}
+
+
+def exit_delays(script, pid):
+    """From `perf script -F pid,tid,time,event,trace` of the exit trace
+    (EXIT_EVENTS, machine-wide): for each thread of process PID that
+    exited, the ns from its exit (sched_process_exit, in do_exit beside
+    exit_mm, which clears the TID and wakes pthread_join) to its last switch
+    out as a dead task ("released": the kernel has reaped it, the task no
+    longer counts in the process's threads and its PID is free), and to
+    sched_process_free ("freed": its task_struct, after an RCU grace
+    period).  Quantiles of each (quantiles), in ns."""
+    exited, released, freed = {}, [], []
+    for line in script.splitlines():
+        m = TRACE_LINE.match(line)
+        if not m:
+            continue
+        ctx, t, event, rest = int(m.group(1)), float(m.group(3)), m.group(4), m.group(5)
+        if event == EXIT_EVENTS[0]:
+            task = re.search(r"\bpid=(\d+)", rest)
+            if ctx == pid and task:
+                exited[int(task.group(1))] = [t, None, None]
+            continue
+        key = r"\bprev_pid=(\d+)" if event == EXIT_EVENTS[1] else r"\bpid=(\d+)"
+        task = re.search(key, rest)
+        e = exited.get(int(task.group(1))) if task else None
+        if e is None:
+            continue
+        slot = 1 if event == EXIT_EVENTS[1] else 2
+        if e[slot] is None:
+            e[slot] = t
+            (released if slot == 1 else freed).append(round((t - e[0]) * 1e9))
+    return {"exits": len(exited), "released": quantiles(released),
+            "freed": quantiles(freed)}
 
 
 # The locks an instrumented (NAME-lockstat) variant counts (nptl/lockstat.h
@@ -399,7 +521,10 @@ def summarize(results, variants):
 
                 "fairness": median([r["thread_ops_min"] / r["thread_ops_max"]
                                     for r in ok if r["thread_ops_max"]]),
+                "timeouts": [r["timeout"] for r in runs
+                             if r["variant"] == v and "timeout" in r],
             }
+            row["variants"][v].update(task_summary(ok))
             stats = [r for r in ok if r.get("lockstat") and r.get("ops_total")]
             if stats:
                 row["variants"][v]["lockstat"] = {
@@ -426,6 +551,95 @@ def summarize(results, variants):
     return rows
 
 
+def task_summary(runs):
+    """What the runs (one variant, one configuration) say of the process's
+    tasks and thread creation: medians over the runs of the peak task
+    count, the live threads at most and the tasks above them at the peak
+    (exited but not yet released by the kernel); the failed creates by
+    errno, summed, and the runs with any; the time to create the
+    threads (median and max) and the longest single create then; for a
+    case that times creates under churn, the medians of its quantiles and
+    the largest maximum."""
+    runs = [r for r in runs if "tasks_peak" in r]
+    if not runs:
+        return {}
+    failed = collections.Counter()
+    for r in runs:
+        failed.update(r.get("create_failed", {}))
+    out = {"tasks_peak": median([r["tasks_peak"] for r in runs]),
+           "tasks_live": median([r["tasks_live"] for r in runs]),
+           "unreleased_peak": median([max(0, r["tasks_peak"] - r["tasks_live"])
+                                      for r in runs]),
+           "create_failed": dict(failed),
+           "runs_with_failed_creates": sum(1 for r in runs if r.get("create_failed")),
+           "startup_s": median([r["startup_s"] for r in runs]),
+           "startup_s_max": max(r["startup_s"] for r in runs),
+           "startup_create_max_ns": max(r["startup_create_max_ns"] for r in runs)}
+    lat = [r["create_latency"] for r in runs if r.get("create_latency", {}).get("n")]
+    if lat:
+        out["create_latency"] = {
+            k: median([x[k] for x in lat]) for k in ("n", "p50_ns", "p99_ns", "p999_ns")}
+        out["create_latency"]["max_ns"] = max(x["max_ns"] for x in lat)
+    return out
+
+
+def profile_summary(run):
+    """The profile run RUN's perf counts per operation (divided by all the
+    operations of the process, warm-up included, as perf counts the whole
+    process): system calls by name where above SYSCALL_MIN, "other" (the
+    total less the named ones) where above it too, the total, TLB flushes,
+    function-call IPIs; and its exit delays."""
+    perf, ops = run.get("perf") or {}, max(run.get("ops_total") or run.get("ops") or 1, 1)
+    out = {}
+    if SYSCALL_TOTAL in perf:
+        named = {c: perf.get("syscalls:sys_enter_" + c, 0) / ops for c in SYSCALLS}
+        calls = {c: x for c, x in named.items() if x > SYSCALL_MIN}
+        total = perf[SYSCALL_TOTAL] / ops
+        other = total - sum(named.values())
+        if other > SYSCALL_MIN:
+            calls["other"] = other
+        out.update({"syscalls": calls, "syscalls_total": total})
+    if "tlb:tlb_flush" in perf:
+        out["tlb_flush"] = perf["tlb:tlb_flush"] / ops
+    if any(e in perf for e in IPIS):
+        out["ipi"] = sum(perf.get(e, 0) for e in IPIS) / ops
+    if run.get("exit_delays"):
+        out["exit_delays"] = run["exit_delays"]
+    return out
+
+
+def attach_profiles(rows, profile):
+    """Add each profile run's summary to its row and variant ("profile")."""
+    for r in profile:
+        if "error" in r:
+            continue
+        for row in rows:
+            if (row["group"], row["case"], row["threads"], row["param"]) == \
+                    (r["group"], r["case"], r["threads"], r["param"]) \
+                    and r["variant"] in row["variants"]:
+                row["variants"][r["variant"]]["profile"] = profile_summary(r)
+
+
+def floor_row(rows, row):
+    """The clone-floor row with ROW's thread count, or None."""
+    return next((f for f in rows if f["case"] == "clone-floor"
+                 and f["threads"] == row["threads"]), None)
+
+
+def syscall_cell(calls):
+    return ", ".join("%s %s" % (c, fmt(x, 2)) for c, x in
+                     sorted(calls.items(), key=lambda cx: (-cx[1], cx[0]))) or "-"
+
+
+def floor_diff(calls, floor):
+    """The calls per operation of CALLS beyond (or short of) FLOOR's, where
+    the difference exceeds SYSCALL_MIN."""
+    diff = {c: calls.get(c, 0) - floor.get(c, 0) for c in set(calls) | set(floor)}
+    return ", ".join("%s %+.2f" % (c, d) for c, d in
+                     sorted(diff.items(), key=lambda cd: (-abs(cd[1]), cd[0]))
+                     if abs(d) > SYSCALL_MIN) or "none"
+
+
 def fmt(x, digits=0):
     if x is None:
         return "-"
@@ -447,6 +661,7 @@ def ratio_cell(s):
 TITLES = {
     "create-join": "Thread create+join rate (empty body; clone-floor = bare clone() + wait on the cleared TID)",
     "seed": "Seed experiments (work unit = 20 x memcpy of 1,000,000 bytes; spawn = each thread creates a thread per unit and joins it)",
+    "create-latency": "Create+join while N threads churn (the rate of the churning threads; the latency of their creates is in its own table below)",
     "condvar": "Condition variables",
     "syncpoint": "Sync point: N threads meeting repeatedly (spin, sched_yield, futex barrier)",
     "fork": "fork + _exit + waitpid, with no stack cached (cached=0) and after 1000 threads with 16 KiB stacks came and went (cached=1000)",
@@ -537,28 +752,9 @@ def report(doc, rows, variants, path):
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
     out += lockstat_report(rows, variants, doc)
-    prof = [r for r in doc.get("syscall_profile", []) if "ops" in r
-            and r["group"] in ("create-join", "seed", "stack-advise")]
-    if prof:
-        calls = [e for e in PERF_SYSCALLS if any(e in r["perf"] for r in prof)]
-        out += ["## System calls, TLB flushes and function-call IPIs per operation "
-                "(create-join, seed, stack-advise; one extra run each, with "
-                "tracepoints, not used for the rates)", ""]
-        hdr = ["case", "param", "threads"] + ["%s %s" % (v, c.split(":")[1].replace("sys_enter_", ""))
-                                              for v in variants for c in calls]
-        out.append("| " + " | ".join(hdr) + " |")
-        out.append("|" + "---|" * len(hdr))
-        keys = sorted({(r["case"], r["param"], r["threads"]) for r in prof})
-        for case, param, n in keys:
-            cells = [case, param or "-", str(n)]
-            for v in variants:
-                run = [r for r in prof if (r["case"], r["param"], r["threads"], r["variant"])
-                       == (case, param, n, v)]
-                for c in calls:
-                    cells.append(fmt(run[0]["perf"].get(c, 0) / max(run[0]["ops"], 1), 2)
-                                 if run else "-")
-            out.append("| " + " | ".join(cells) + " |")
-        out.append("")
+    out += syscall_report(rows, variants)
+    out += task_report(rows, variants, doc)
+    out += latency_report(rows, variants)
     for extra in ("glibc_benchtests", "stress_ng"):
         if doc.get(extra):
             out += ["## " + {"glibc_benchtests": "glibc benchtests (bench-pthread: %s), compared as compare_bench.py --stats mean --threshold 5 does" % doc.get("glibc_bench_set", GLIBC_BENCH),
@@ -568,6 +764,113 @@ def report(doc, rows, variants, path):
         out += ["## Plots", ""] + ["![%s](%s)" % (p, p) for p in doc["plots"]] + [""]
     with open(path, "w") as f:
         f.write("\n".join(out))
+
+
+def table(hdr, lines):
+    return ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)] + \
+        ["| " + " | ".join(cells) + " |" for cells in lines] + [""]
+
+
+def us(ns, digits=1):
+    return fmt(ns / 1e3, digits) if ns is not None else "-"
+
+
+def syscall_report(rows, variants):
+    prof = [(r, v) for r in rows if r["group"] in EXIT_TRACE_GROUPS
+            for v in variants if r["variants"][v].get("profile", {}).get("syscalls") is not None]
+    if not prof:
+        return []
+    lines = []
+    for r, v in prof:
+        p = r["variants"][v]["profile"]
+        fl = floor_row(rows, r)
+        fp = fl["variants"][v].get("profile", {}).get("syscalls") if fl else None
+        lines.append([r["case"], r["param"] or "-", str(r["threads"]), v,
+                      syscall_cell(p["syscalls"]), fmt(p["syscalls_total"], 2),
+                      "-" if r["case"] == "clone-floor" or fp is None
+                      else floor_diff(p["syscalls"], fp),
+                      fmt(p.get("tlb_flush"), 3), fmt(p.get("ipi"), 3)])
+    return ["## System calls, TLB flushes and function-call IPIs per operation", "",
+            "One more run per configuration and variant, with tracepoints, not "
+            "used for the rates: perf's counts for the whole process divided by "
+            "all its operations (warm-up and the driver's thread creation "
+            "included).  Calls named where above %s per operation; other = "
+            "every call (raw_syscalls:sys_enter) less the named ones.  Beyond "
+            "the floor = the calls per operation less those of clone-floor "
+            "at the same thread count under the same variant: what glibc adds "
+            "to the kernel's minimum.  IPIs = irq_vectors:call_function_entry "
+            "+ call_function_single_entry.  In results.json only, not in the "
+            "benchout files: glibc's benchtests format has no field for "
+            "counts." % SYSCALL_MIN, ""] + table(
+        ["case", "param", "threads", "variant", "calls per operation", "total",
+         "beyond the clone floor", "tlb_flush", "IPIs"], lines)
+
+
+def task_report(rows, variants, doc):
+    trs = [(r, v) for r in rows if r["group"] in EXIT_TRACE_GROUPS
+           for v in variants if "tasks_peak" in r["variants"][v]]
+    if not trs:
+        return []
+    pid_max = next((x.get("pid_max") for x in doc["results"] if x.get("pid_max")), None)
+    lines = []
+    for r, v in trs:
+        s = r["variants"][v]
+        d = s.get("profile", {}).get("exit_delays") or {}
+        rel, fr = d.get("released"), d.get("freed")
+        failed = ", ".join("%s %s" % kv for kv in sorted(s["create_failed"].items()))
+        lines.append([r["case"], r["param"] or "-", str(r["threads"]), v,
+                      fmt(s["tasks_peak"]), fmt(s["tasks_live"]),
+                      fmt(s["unreleased_peak"]),
+                      "%s (%d of %d runs)" % (failed, s["runs_with_failed_creates"], s["n"])
+                      if failed else "0",
+                      "%s / %s / %s" % (us(rel["p50"]), us(rel["p99"]), us(rel["max"]))
+                      if rel else "-",
+                      "%s / %s" % (us(fr["p50"]), us(fr["p99"])) if fr else "-"])
+    return ["## Tasks the kernel has not released, and failed creates", "",
+            "Tasks = the process's threads as the kernel counts them "
+            "(num_threads, /proc/self/stat), sampled every 5 ms through "
+            "warm-up and measurement, peak per run, median over the runs; a "
+            "joined thread counts until the kernel releases its task.  Live "
+            "= the threads the benchmark has alive at most (main, its "
+            "threads, their children); above = peak - live, tasks that "
+            "exited and were joined but not released (at least).  They hold "
+            "PIDs: pid_max here is %s, and a create that finds none fails "
+            "with EAGAIN (counted by errno over all runs, the run goes on).  "
+            "Exit to released / freed: per thread, from sched_process_exit "
+            "(do_exit, beside the TID clear that wakes pthread_join) to its "
+            "last switch out as a reaped task (sched_switch, prev_state X: "
+            "its PID is free) and to sched_process_free (after an RCU grace "
+            "period), in us, p50 / p99 / max, from the profile run." % fmt(pid_max), ""] + table(
+        ["case", "param", "threads", "variant", "peak tasks", "live", "above live",
+         "failed creates", "exit to released us", "exit to freed us"], lines)
+
+
+def latency_report(rows, variants):
+    lrs = [(r, v) for r in rows for v in variants if "create_latency" in r["variants"][v]]
+    if not lrs:
+        return []
+    lines = []
+    for r, v in lrs:
+        s = r["variants"][v]
+        lat = s["create_latency"]
+        lines.append([r["param"] or "-", str(r["threads"]), v, fmt(lat["n"]),
+                      us(lat["p50_ns"]), us(lat["p99_ns"]), us(lat["p999_ns"]),
+                      fmt(lat["max_ns"] / 1e6, 1),
+                      "%s [%s]" % (fmt(s["startup_s"], 2), fmt(s["startup_s_max"], 2)),
+                      fmt(s["startup_create_max_ns"] / 1e6, 1)])
+    return ["## Create latency under churn", "",
+            "Each of N threads loops creating a thread and joining it (empty: "
+            "an empty body; work: the seed's work unit; clone: a bare clone "
+            "and a wait on the TID, the kernel's and the scheduler's bound on "
+            "this machine), and times every create, from the call to its "
+            "return.  Quantiles of the measured period per run (from a "
+            "histogram, at most 6.25% above the true value), medians over the "
+            "runs; max = the largest of all runs.  Startup = the time the "
+            "driver took to create the N threads, each starting its loop at "
+            "once (median [max] over the runs), and its longest single "
+            "create.", ""] + table(
+        ["churn", "threads", "variant", "creates per run", "p50 us", "p99 us",
+         "p99.9 us", "max ms", "startup s", "longest startup create ms"], lines)
 
 
 MODEL_CORES = [1, 2, 4, 8, 16, 32, 64, 128, 256]
@@ -869,6 +1172,7 @@ def derive(doc, variants, outdir):
     """The summary rows of DOC's results; sets DOC's lock model and plots,
     and writes the runs in glibc's benchtests format (DOC's benchout)."""
     rows = summarize(doc["results"], variants)
+    attach_profiles(rows, doc.get("syscall_profile", []))
     doc["lock_model"] = lock_model(rows, variants)
     doc["benchout"] = write_benchout(doc["results"], variants, outdir)
     doc["plots"] = plots(rows, variants, outdir) + model_plot(
@@ -950,8 +1254,9 @@ def main():
     # Tracepoints (system calls, TLB flushes, IPIs) slow the system down,
     # so the timed runs count only software events; one more run per
     # configuration and variant, not used for the rates, counts them.
-    timed_events = [e for e in events if ":" not in e]
+    timed_events = [e for e in events if ":" not in e and e != EXIT_TRACE]
     syscall_events = [e for e in events if ":" in e]
+    limits = {c.name: c.limit for c in CASES}
     total = len(cfgs) * reps * len(a.variants)
     done = 0
     for group, case, n, param in cfgs:
@@ -960,10 +1265,12 @@ def main():
             for v in a.variants:
                 res = run_one(bins[(v, case)], n, param, seconds,
                               syscall_events if profile else timed_events,
-                              timeout=max(60, int(seconds * 20)),
+                              timeout=max(limits[case](n), int(seconds * 20)),
                               env=env_prefix(v),
                               launcher=bundle_launcher(a.bundle, manifest, v)
-                              if manifest else ())
+                              if manifest else (),
+                              trace=profile and group in EXIT_TRACE_GROUPS
+                              and EXIT_TRACE in events)
                 res.update({"group": group, "case": case, "threads": n,
                             "param": param, "variant": v, "rep": rep})
                 (doc["syscall_profile"] if profile else doc["results"]).append(res)

@@ -28,7 +28,8 @@ def groups(cfgs):
 class PlanTest(unittest.TestCase):
     def test_default(self):
         p = run.plan("default")
-        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "fork", "seed", "syncpoint"])
+        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "create-latency", "fork",
+                                          "seed", "syncpoint"])
         self.assertEqual(p.glibc, run.GLIBC_BENCH)
         self.assertTrue(p.stress_ng)
         self.assertEqual(p.named, [])
@@ -37,7 +38,8 @@ class PlanTest(unittest.TestCase):
 
     def test_quick(self):
         p = run.plan("quick")
-        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "fork", "seed", "syncpoint"])
+        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "create-latency", "fork",
+                                          "seed", "syncpoint"])
         self.assertEqual(sorted(c[2] for c in p.cfgs if c[1] == "create-join"),
                          [1, 2, 8, 120])
         self.assertEqual(p.glibc, "")
@@ -45,8 +47,8 @@ class PlanTest(unittest.TestCase):
 
     def test_full_adds_stack_advise(self):
         p = run.plan("full")
-        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "fork", "seed",
-                                          "stack-advise", "syncpoint"])
+        self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "create-latency", "fork",
+                                          "seed", "stack-advise", "syncpoint"])
         self.assertEqual(len([c for c in p.cfgs if c[0] == "stack-advise"]), 9)
         self.assertEqual(p.glibc, run.GLIBC_BENCH)
         self.assertTrue(p.stress_ng)
@@ -197,6 +199,112 @@ class SummaryTest(unittest.TestCase):
         self.assertIn("1 of 2 flagged", text)
         self.assertRegex(text, r"--- thread_create .* 100\.0 +110\.0 +\+10\.0%")
         self.assertRegex(text, r"    pthread_once .* 50\.0 +49\.0 +-2\.0%")
+
+
+class InstrumentTest(unittest.TestCase):
+    """The parsing and summaries of issue 27's instruments: system calls
+    by name, exit delays, tasks and failed creates, create latency."""
+
+    SCRIPT = """\
+ 4242/4243 100.000100: sched:sched_process_exit: comm=cj pid=4243 prio=120 group_dead=false
+ 4242/4244 100.000200: sched:sched_process_exit: comm=cj pid=4244 prio=120 group_dead=false
+ 9999/9998 100.000250: sched:sched_process_exit: comm=other pid=9998 prio=120 group_dead=false
+   -1/-1   100.000400: sched:sched_switch: prev_comm=cj prev_pid=4243 prev_prio=120 prev_state=X ==> next_comm=cj next_pid=4242 next_prio=120
+   -1/-1   100.001200: sched:sched_switch: prev_comm=cj prev_pid=4244 prev_prio=120 prev_state=X ==> next_comm=cj next_pid=4242 next_prio=120
+   -1/-1   100.001300: sched:sched_switch: prev_comm=o prev_pid=9998 prev_prio=120 prev_state=X ==> next_comm=o next_pid=1 next_prio=120
+   16/16   100.020100: sched:sched_process_free: comm=cj pid=4243 prio=120
+   16/16   100.030200: sched:sched_process_free: comm=cj pid=4244 prio=120
+"""
+
+    def test_exit_delays(self):
+        d = run.exit_delays(self.SCRIPT, 4242)
+        self.assertEqual(d["exits"], 2)  # not the other process's thread
+        self.assertEqual(d["released"], {"n": 2, "p50": 1000000, "p99": 1000000,
+                                         "max": 1000000})
+        self.assertEqual(d["freed"]["n"], 2)
+        self.assertEqual(d["freed"]["max"], 30000000)
+        self.assertEqual(d["freed"]["p50"], 30000000)
+        self.assertEqual(run.exit_delays("", 1),
+                         {"exits": 0, "released": None, "freed": None})
+
+    def test_quantiles_nearest_rank(self):
+        q = run.quantiles(list(range(1, 101)))
+        self.assertEqual((q["n"], q["p50"], q["p99"], q["max"]), (100, 51, 100, 100))
+        self.assertIsNone(run.quantiles([]))
+
+    def test_profile_summary(self):
+        perf = {"syscalls:sys_enter_clone3": 1000, "syscalls:sys_enter_futex": 1500,
+                "syscalls:sys_enter_madvise": 5, "syscalls:sys_enter_exit": 1000,
+                run.SYSCALL_TOTAL: 3600, "tlb:tlb_flush": 540,
+                run.IPIS[0]: 10, run.IPIS[1]: 20}
+        p = run.profile_summary({"perf": perf, "ops": 500, "ops_total": 1000,
+                                 "exit_delays": {"exits": 3}})
+        # Per operation of the whole process (ops_total); madvise at 0.005
+        # is below SYSCALL_MIN, and is part of "other" no more.
+        self.assertEqual(sorted(p["syscalls"]), ["clone3", "exit", "futex", "other"])
+        for call, x in (("clone3", 1.0), ("futex", 1.5), ("exit", 1.0), ("other", 0.095)):
+            self.assertAlmostEqual(p["syscalls"][call], x)
+        self.assertAlmostEqual(p["syscalls_total"], 3.6)
+        self.assertAlmostEqual(p["tlb_flush"], 0.54)
+        self.assertAlmostEqual(p["ipi"], 0.03)
+        self.assertEqual(p["exit_delays"], {"exits": 3})
+        self.assertEqual(run.profile_summary({"perf": {}, "ops": 1}), {})
+
+    def test_floor_diff(self):
+        self.assertEqual(run.floor_diff({"clone3": 1.0, "madvise": 1.0, "futex": 1.2},
+                                        {"clone": 1.0, "futex": 1.0}),
+                         "clone -1.00, clone3 +1.00, madvise +1.00, futex +0.20")
+        self.assertEqual(run.syscall_cell({"futex": 1.5, "exit": 1.0, "clone3": 1.0}),
+                         "futex 1.50, clone3 1.00, exit 1.00")
+        self.assertEqual(run.floor_diff({"futex": 1.0}, {"futex": 1.005}), "none")
+
+    def test_task_summary(self):
+        runs = [result("stock", i, 10.0, tasks_peak=peak, tasks_live=1001,
+                       startup_s=st, startup_create_max_ns=mx,
+                       create_failed=failed)
+                for i, (peak, st, mx, failed) in enumerate(
+                    ((21525, 14.0, 2e9, {"EAGAIN": 3}), (900, 63.0, 21e9, {}),
+                     (28895, 20.0, 1e9, {"EAGAIN": 2})))]
+        s = run.task_summary(runs)
+        self.assertEqual(s["tasks_peak"], 21525)
+        self.assertEqual(s["unreleased_peak"], 20524)  # 900 - 1001 counts as 0
+        self.assertEqual(s["create_failed"], {"EAGAIN": 5})
+        self.assertEqual(s["runs_with_failed_creates"], 2)
+        self.assertEqual((s["startup_s"], s["startup_s_max"]), (20.0, 63.0))
+        self.assertEqual(s["startup_create_max_ns"], 21e9)
+        self.assertNotIn("create_latency", s)
+        self.assertEqual(run.task_summary([result("stock", 0, 1.0)]), {})
+
+    def test_latency_summary_and_report(self):
+        runs = [result("stock", i, 10.0, case="create-latency", param="empty",
+                       group="create-latency", threads=500,
+                       tasks_peak=1001, tasks_live=1001, startup_s=1.0,
+                       startup_create_max_ns=5e6, create_failed={},
+                       create_latency={"n": 100, "p50_ns": p50, "p99_ns": 10 * p50,
+                                       "p999_ns": 20 * p50, "max_ns": mx})
+                for i, (p50, mx) in enumerate(((6400, 5e7), (7000, 9e8), (5000, 1e8)))]
+        rows = run.summarize(runs, ["stock"])
+        lat = rows[0]["variants"]["stock"]["create_latency"]
+        self.assertEqual((lat["p50_ns"], lat["p99_ns"], lat["max_ns"]), (6400, 64000, 9e8))
+        text = "\n".join(run.latency_report(rows, ["stock"]))
+        self.assertRegex(text, r"\| empty \| 500 \| stock \| 100 \| 6\.4 \| 64\.0 \| 128\.0 \| 900\.0 \|")
+
+    def test_timeout_names_the_phase(self):
+        with tempfile.TemporaryDirectory() as d:
+            exe = os.path.join(d, "bench")
+            with open(exe, "w") as f:
+                f.write("#!/bin/sh\necho bench-phase: startup >&2\n"
+                        "echo bench-phase: warmup >&2\nexec sleep 30\n")
+            os.chmod(exe, 0o755)
+            r = run.run_one(exe, 1, "", 0.1, [], timeout=1)
+        self.assertEqual(r["timeout"], "warmup")
+        self.assertIn("timed out after 1s in phase warmup", r["error"])
+        self.assertEqual(run.last_phase(""), "before startup")
+
+    def test_every_case_has_a_limit(self):
+        for c in run.CASES:
+            self.assertGreaterEqual(c.limit(500), 60, c.name)
+        self.assertGreater(run.CHURN_LIMIT(500), run.CHURN_LIMIT(40))
 
 
 class BootstrapTest(unittest.TestCase):

@@ -20,6 +20,7 @@ setup (int nthreads, const char *param)
 {
   unsigned long kib = 0;
   char end;
+  bench_extra_threads = nthreads;
   if (param == NULL || *param == '\0')
     return 0;
   if (sscanf (param, "touch=%lu%c", &kib, &end) == 1 && kib <= 4096)
@@ -59,8 +60,13 @@ run (struct bench_thread *self)
   while (!bench_stopped ())
     {
       pthread_t t;
-      if (pthread_create (&t, NULL, body, NULL) != 0
-          || pthread_join (t, NULL) != 0)
+      int e = pthread_create (&t, NULL, body, NULL);
+      if (e != 0)
+        {
+          bench_create_failed (e);
+          continue;
+        }
+      if (pthread_join (t, NULL) != 0)
         abort ();
       bench_count (self);
     }

@@ -9,11 +9,8 @@
                      threads)  */
 #include "../bench.h"
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-enum { copy_size = 1000000, copies = 20, idle_threads = 1000 };
+enum { idle_threads = 1000 };
 
 static int spawn;
 static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -21,24 +18,6 @@ static pthread_cond_t idle_cond = PTHREAD_COND_INITIALIZER;
 static int idle_done;
 static pthread_t idle[idle_threads];
 static int nidle;
-
-static void *
-work_unit (void *arg)
-{
-  /* Per-call buffers, as in the report: each unit touches fresh memory.  */
-  char *src = malloc (copy_size), *dst = malloc (copy_size);
-  if (src == NULL || dst == NULL)
-    abort ();
-  memset (src, 1, copy_size);
-  for (int i = 0; i < copies; i++)
-    {
-      memcpy (dst, src, copy_size);
-      __asm__ volatile ("" : : "r" (dst) : "memory");
-    }
-  free (src);
-  free (dst);
-  return arg;
-}
 
 static void *
 idle_thread (void *arg)
@@ -58,6 +37,7 @@ setup (int n, const char *param)
   if (strcmp (param, "spawn") == 0)
     {
       spawn = 1;
+      bench_extra_threads = n;
       return 0;
     }
   if (strcmp (param, "direct+idle1000") == 0)
@@ -68,6 +48,7 @@ setup (int n, const char *param)
       for (nidle = 0; nidle < idle_threads; nidle++)
         if (pthread_create (&idle[nidle], &attr, idle_thread, NULL) != 0)
           abort ();
+      bench_extra_threads = nidle;
       return 0;
     }
   fprintf (stderr, "seed-work: unknown parameter '%s'\n", param);
@@ -82,12 +63,17 @@ run (struct bench_thread *self)
       if (spawn)
         {
           pthread_t t;
-          if (pthread_create (&t, NULL, work_unit, NULL) != 0
-              || pthread_join (t, NULL) != 0)
+          int e = pthread_create (&t, NULL, bench_seed_unit, NULL);
+          if (e != 0)
+            {
+              bench_create_failed (e);
+              continue;
+            }
+          if (pthread_join (t, NULL) != 0)
             abort ();
         }
       else
-        work_unit (NULL);
+        bench_seed_unit (NULL);
       bench_count (self);
     }
 }
