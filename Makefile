@@ -73,7 +73,7 @@ mail:  ## the series as mails for libc-alpha in $(BUILD)/mail/$(BASE)/ (your git
 export-debian:  ## the backport (BASE=2.36 unless given) as quilt patches with DEP-3 headers, checked with quilt push -a on Debian's source package
 	BASE=$(if $(filter command line environment,$(origin BASE)),$(BASE),2.36) $(H)/export-debian.sh
 
-linetraffic:  ## cache-line transfers per pthread_cond_t field under qemu-user, no PMU needed (VARIANTS: stock, legacy, padded layouts)
+linetraffic:  ## cache-line transfers per operation under qemu-user, no PMU needed: by pthread_cond_t field (VARIANTS: stock, legacy, padded layouts), or with BENCH=create-join by field of libc.so, ld.so and the descriptors (VARIANTS: stock patched)
 	$(H)/linetraffic.sh $(if $(filter command line environment,$(origin VARIANTS)),$(VARIANTS))
 
 docker-image:  ## make the build container image (FROM debian:bookworm, or debootstrap without a registry)

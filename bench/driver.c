@@ -20,6 +20,7 @@
 #include "bench.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 atomic_int bench_stop;
 atomic_int bench_measuring;
 int bench_extra_threads;
+int bench_lines;
 static pthread_barrier_t start;
 /* Failed creates by errno value; written only on a failure.  */
 enum { max_errno = 256 };
@@ -52,6 +54,20 @@ bench_create_failed (int err)
 {
   atomic_fetch_add (&create_failed[err > 0 && err < max_errno ? err : 0], 1);
   sleep_s (0.001);
+}
+
+/* Tell the line-transfer plugin where libc.so and ld.so are.  */
+static int
+name_module (struct dl_phdr_info *info, size_t size, void *data)
+{
+  const char *base = strrchr (info->dlpi_name, '/');
+  base = base ? base + 1 : info->dlpi_name;
+  int module = strncmp (base, "libc.so", 7) == 0 ? bench_module_libc
+               : strncmp (base, "ld-linux", 8) == 0 ? bench_module_ldso : -1;
+  if (module >= 0)
+    syscall (bench_lines_syscall, bench_lines_module, module,
+             (long) info->dlpi_addr);
+  return 0;
 }
 
 static void
@@ -181,6 +197,7 @@ static void *
 thread_main (void *arg)
 {
   struct bench_thread *self = arg;
+  bench_label_self ();
   if (!bench_case.start_at_once)
     pthread_barrier_wait (&start);
   bench_case.run (self);
@@ -225,6 +242,12 @@ main (int argc, char **argv)
     {
       fprintf (stderr, "%s: bad arguments\n", argv[0]);
       return 2;
+    }
+  if (getenv ("NPTL_SCALE_LINES") != NULL)
+    {
+      bench_lines = 1;
+      dl_iterate_phdr (name_module, NULL);
+      bench_label_self ();
     }
   if (bench_case.setup != NULL)
     {

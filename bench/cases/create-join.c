@@ -39,6 +39,7 @@ setup (int nthreads, const char *param)
 static void *
 body (void *arg)
 {
+  bench_label_self ();
   if (touch > 0)
     {
       volatile char buf[touch];

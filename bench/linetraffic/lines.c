@@ -23,9 +23,26 @@
    of the same object: "cond.__wseq" and "cond.__g_signals[0]") or
    between objects.
 
-   MAP: one line per labelled range, "HEXADDR SIZE LABEL", sorted by
-   address, non-overlapping; all of them must lie within one window of
-   at most 64 MiB.  OUT: one line per label that took part,
+   MAP: one entry per line, sorted by address within each kind, ranges
+   not overlapping:
+
+     HEXADDR SIZE LABEL          a range at a fixed address (the program,
+                                 linked without PIE)
+     R MODULE HEXOFF SIZE LABEL  a range at an offset from the load address
+                                 of module MODULE (0-7), active once the
+                                 program has told it (below)
+     T TYPE HEXOFF SIZE FIELD    a field of object type TYPE (0-7), whose
+                                 instances the program names (below): the
+                                 instance at A labels A + OFF "FIELD"
+
+   The program tells its module load addresses and its objects with a
+   system call that does not exist, which the plugin sees before the kernel
+   (qemu) answers it with ENOSYS: syscall (LINES_SYSCALL, 1, MODULE, BASE)
+   and syscall (LINES_SYSCALL, 2, TYPE, ADDRESS) (bench/bench.h).  Counts
+   are kept per label name, so the instances of a type add up by field;
+   "inside one object" compares objects (a symbol, an instance).
+
+   OUT: one line per label that took part,
    "LABEL accesses writes transfers false false_inside", then a total.  */
 
 #include <inttypes.h>
@@ -41,13 +58,21 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 enum { max_vcpus = 256, words = max_vcpus / 64 };
 
+enum { lines_syscall = 0x4e50, max_kinds = 8 };
+
+/* What is counted for one label name.  */
+struct counter
+{
+  char *name;
+  uint64_t accesses, writes, transfers, false_transfers, false_inside;
+};
+
 struct label
 {
   uint64_t lo, hi;
-  char *name;
-  /* The object: NAME up to its first '.' ("cond.__wseq" -> "cond").  */
-  size_t object_len;
-  uint64_t accesses, writes, transfers, false_transfers, false_inside;
+  struct counter *c;
+  /* The object the range belongs to (a symbol, an instance of a type).  */
+  uint64_t object;
 };
 
 /* One access to a line: by whom, and which bytes.  */
@@ -56,10 +81,12 @@ struct rec
   int vcpu;
   uint64_t lo, hi;
   struct label *label;
+  uint64_t object;
 };
 
 struct line
 {
+  uint64_t addr;                /* the line's address + 1; 0: a free slot */
   uint64_t holders[words];
   /* The vCPU holding the line modified (it wrote it and nobody has read
      it since), or -1.  */
@@ -70,30 +97,134 @@ struct line
   struct rec rec[2];
 };
 
+/* A range waiting for its module's load address, or a field of a type.  */
+struct pending
+{
+  int kind;
+  uint64_t off, size;
+  struct counter *c;
+  uint64_t object;
+};
+
+static struct counter **counters;
+static size_t ncounters;
+/* The active labels, sorted by address.  */
 static struct label *labels;
-static size_t nlabels;
-static uint64_t lo, hi, line_size = 64;
+static size_t nlabels, cap_labels;
+static struct pending *pendings;
+static size_t npendings;
+static uint64_t lo = UINT64_MAX, hi, line_size = 64, next_object = 1;
+static struct counter *counter (const char *name);
+/* The lines, an open-addressing hash table on the line address.  */
 static struct line *lines;
+static size_t nlines, cap_lines;
 static uint64_t beyond_vcpus;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *out_path;
 static int yield_each;
 
-static struct label *
-find_label (uint64_t addr)
+static struct counter *
+counter (const char *name)
+{
+  for (size_t i = 0; i < ncounters; i++)
+    if (strcmp (counters[i]->name, name) == 0)
+      return counters[i];
+  counters = realloc (counters, (ncounters + 1) * sizeof *counters);
+  struct counter *c = calloc (1, sizeof *c);
+  c->name = strdup (name);
+  return counters[ncounters++] = c;
+}
+
+/* Index of the first label whose range ends after ADDR.  */
+static size_t
+label_index (uint64_t addr)
 {
   size_t a = 0, b = nlabels;
   while (a < b)
     {
       size_t m = (a + b) / 2;
-      if (addr < labels[m].lo)
-        b = m;
-      else if (addr >= labels[m].hi)
+      if (addr >= labels[m].hi)
         a = m + 1;
       else
-        return &labels[m];
+        b = m;
     }
-  return NULL;
+  return a;
+}
+
+static struct label *
+find_label (uint64_t addr)
+{
+  size_t i = label_index (addr);
+  return i < nlabels && addr >= labels[i].lo ? &labels[i] : NULL;
+}
+
+/* Add [LO, LO + SIZE) as C's, unless it overlaps an active label (an
+   instance named again: a reused descriptor).  Lock held, or before the
+   program runs.  */
+static void
+add_label (uint64_t start, uint64_t size, struct counter *c, uint64_t object)
+{
+  size_t i = label_index (start);
+  if (size == 0 || (i < nlabels && labels[i].lo < start + size))
+    return;
+  if (nlabels == cap_labels)
+    {
+      cap_labels = cap_labels ? 2 * cap_labels : 1024;
+      labels = realloc (labels, cap_labels * sizeof *labels);
+    }
+  memmove (&labels[i + 1], &labels[i], (nlabels - i) * sizeof *labels);
+  labels[i] = (struct label) { start, start + size, c, object };
+  nlabels++;
+  lo = start < lo ? start : lo;
+  hi = start + size > hi ? start + size : hi;
+}
+
+/* The object of a static label: its name up to the first '.'
+   ("_rtld_global._dl_stack_cache_lock" -> "_rtld_global"), one id per
+   such name.  Instances of types get small numbers (next_object).  */
+static uint64_t
+object_of (const char *name)
+{
+  char prefix[512];
+  size_t n = strcspn (name, ".");
+  if (n >= sizeof prefix)
+    n = sizeof prefix - 1;
+  memcpy (prefix, name, n);
+  prefix[n] = '\0';
+  return (uint64_t) (uintptr_t) counter (prefix);
+}
+
+static struct line *
+find_line (uint64_t addr)
+{
+  if (2 * (nlines + 1) > cap_lines)
+    {
+      size_t old = cap_lines;
+      struct line *o = lines;
+      cap_lines = cap_lines ? 2 * cap_lines : 1 << 16;
+      lines = calloc (cap_lines, sizeof *lines);
+      nlines = 0;
+      for (size_t i = 0; i < old; i++)
+        if (o[i].addr != 0)
+          {
+            size_t h = (o[i].addr / line_size * 0x9e3779b97f4a7c15ull) & (cap_lines - 1);
+            while (lines[h].addr != 0)
+              h = (h + 1) & (cap_lines - 1);
+            lines[h] = o[i];
+            nlines++;
+          }
+      free (o);
+    }
+  size_t h = ((addr + 1) / line_size * 0x9e3779b97f4a7c15ull) & (cap_lines - 1);
+  while (lines[h].addr != 0 && lines[h].addr != addr + 1)
+    h = (h + 1) & (cap_lines - 1);
+  if (lines[h].addr == 0)
+    {
+      lines[h].addr = addr + 1;
+      lines[h].owner = lines[h].rec[0].vcpu = lines[h].rec[1].vcpu = -1;
+      nlines++;
+    }
+  return &lines[h];
 }
 
 static int
@@ -105,29 +236,33 @@ others_hold (struct line *l, unsigned int v)
   return 0;
 }
 
-static void
+/* Count an access; returns whether ADDR is labelled.  */
+static int
 access_line (unsigned int v, uint64_t addr, unsigned int size, int store)
 {
+  pthread_mutex_lock (&lock);
   struct label *lab = find_label (addr);
   if (lab == NULL)
-    return;
-  struct line *l = &lines[(addr - lo) / line_size];
-  pthread_mutex_lock (&lock);
-  lab->accesses++;
-  lab->writes += store;
+    {
+      pthread_mutex_unlock (&lock);
+      return 0;
+    }
+  struct counter *c = lab->c;
+  struct line *l = find_line (addr / line_size * line_size);
+  c->accesses++;
+  c->writes += store;
   struct rec *other = &l->rec[l->rec[0].vcpu == (int) v];
   int transfer = store ? others_hold (l, v) : l->owner >= 0 && l->owner != (int) v;
   if (transfer)
     {
-      lab->transfers++;
+      c->transfers++;
       if (addr + size <= other->lo || addr >= other->hi)
         {
-          lab->false_transfers++;
+          c->false_transfers++;
           /* False sharing between two fields of one object, or with
              another object on the line.  */
-          if (other->label != NULL && other->label->object_len == lab->object_len
-              && memcmp (other->label->name, lab->name, lab->object_len) == 0)
-            lab->false_inside++;
+          if (other->label != NULL && other->object == lab->object)
+            c->false_inside++;
         }
     }
   if (store)
@@ -140,7 +275,26 @@ access_line (unsigned int v, uint64_t addr, unsigned int size, int store)
   l->holders[v / 64] |= 1ull << (v % 64);
   if (l->rec[0].vcpu != (int) v)
     l->rec[1] = l->rec[0];
-  l->rec[0] = (struct rec) { v, addr, addr + size, lab };
+  l->rec[0] = (struct rec) { v, addr, addr + size, lab, lab->object };
+  pthread_mutex_unlock (&lock);
+  return 1;
+}
+
+/* The program's LINES_SYSCALL: what = 1, a module's load address; 2, an
+   instance of a type.  */
+static void
+syscall_cb (qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint64_t what,
+            uint64_t kind, uint64_t addr, uint64_t a4, uint64_t a5,
+            uint64_t a6, uint64_t a7, uint64_t a8)
+{
+  if (num != lines_syscall || (what != 1 && what != 2) || kind >= max_kinds)
+    return;
+  pthread_mutex_lock (&lock);
+  uint64_t object = next_object++;
+  for (size_t i = 0; i < npendings; i++)
+    if (pendings[i].kind == (int) (what == 1 ? kind : kind + max_kinds))
+      add_label (addr + pendings[i].off, pendings[i].size, pendings[i].c,
+                 what == 1 ? pendings[i].object : object);
   pthread_mutex_unlock (&lock);
 }
 
@@ -159,17 +313,18 @@ mem_cb (unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
   int store = qemu_plugin_mem_is_store (info);
   /* An access that spans two lines is one access to each.  */
   uint64_t end = vaddr + size;
+  int watched = 0;
   for (uint64_t a = vaddr; a < end; a = (a / line_size + 1) * line_size)
     {
       uint64_t e = (a / line_size + 1) * line_size;
-      access_line (vcpu, a, (e < end ? e : end) - a, store);
+      watched |= access_line (vcpu, a, (e < end ? e : end) - a, store);
     }
   /* With fewer host CPUs than guest threads, a thread would otherwise run
      for a whole time slice, doing many operations while the others wait
      to be scheduled, and its lines would stay put: give the CPU to the
      next runnable thread after each access to the watched memory, so that
      threads interleave at that grain, as they do with a core each.  */
-  if (yield_each)
+  if (yield_each && watched)
     sched_yield ();
 }
 
@@ -193,17 +348,17 @@ at_exit (qemu_plugin_id_t id, void *p)
       return;
     }
   uint64_t t = 0, ft = 0, fi = 0, acc = 0;
-  for (size_t i = 0; i < nlabels; i++)
-    if (labels[i].accesses != 0)
+  for (size_t i = 0; i < ncounters; i++)
+    if (counters[i]->accesses != 0)
       {
+        struct counter *c = counters[i];
         fprintf (f, "%s %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-                 " %" PRIu64 "\n", labels[i].name, labels[i].accesses,
-                 labels[i].writes, labels[i].transfers,
-                 labels[i].false_transfers, labels[i].false_inside);
-        t += labels[i].transfers;
-        ft += labels[i].false_transfers;
-        fi += labels[i].false_inside;
-        acc += labels[i].accesses;
+                 " %" PRIu64 "\n", c->name, c->accesses, c->writes,
+                 c->transfers, c->false_transfers, c->false_inside);
+        t += c->transfers;
+        ft += c->false_transfers;
+        fi += c->false_inside;
+        acc += c->accesses;
       }
   fprintf (f, "TOTAL %" PRIu64 " - %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
            acc, t, ft, fi);
@@ -220,33 +375,40 @@ load_map (const char *path)
   FILE *f = fopen (path, "r");
   if (f == NULL)
     return -1;
-  char name[512];
+  char buf[1024], name[512];
   uint64_t addr, size;
+  unsigned int kind;
   size_t cap = 0;
-  while (fscanf (f, "%" SCNx64 " %" SCNu64 " %511s", &addr, &size, name) == 3)
+  int bad = 0;
+  while (fgets (buf, sizeof buf, f) != NULL)
     {
-      if (nlabels == cap)
+      char tag;
+      if (sscanf (buf, "%c %u %" SCNx64 " %" SCNu64 " %511s", &tag, &kind,
+                  &addr, &size, name) == 5 && (tag == 'R' || tag == 'T'))
         {
-          cap = cap ? 2 * cap : 256;
-          labels = realloc (labels, cap * sizeof *labels);
+          if (kind >= max_kinds)
+            bad = 1;
+          if (npendings == cap)
+            {
+              cap = cap ? 2 * cap : 256;
+              pendings = realloc (pendings, cap * sizeof *pendings);
+            }
+          pendings[npendings++] = (struct pending) {
+            tag == 'R' ? (int) kind : (int) kind + max_kinds, addr, size,
+            counter (name), object_of (name) };
         }
-      labels[nlabels++] = (struct label) { addr, addr + size, strdup (name),
-                                           strcspn (name, ".") };
+      else if (sscanf (buf, "%" SCNx64 " %" SCNu64 " %511s", &addr, &size,
+                       name) == 3)
+        {
+          size_t before = nlabels;
+          add_label (addr, size, counter (name), object_of (name));
+          bad |= nlabels == before && size != 0;
+        }
+      else
+        bad = 1;
     }
   fclose (f);
-  if (nlabels == 0)
-    return -1;
-  for (size_t i = 1; i < nlabels; i++)
-    if (labels[i].lo < labels[i - 1].hi)
-      return -1;
-  lo = labels[0].lo / line_size * line_size;
-  hi = labels[nlabels - 1].hi;
-  if (hi - lo > (64u << 20))
-    return -1;
-  lines = calloc ((hi - lo) / line_size + 2, sizeof *lines);
-  for (uint64_t i = 0; i < (hi - lo) / line_size + 2; i++)
-    lines[i].owner = lines[i].rec[0].vcpu = lines[i].rec[1].vcpu = -1;
-  return 0;
+  return bad || (nlabels == 0 && npendings == 0) ? -1 : 0;
 }
 
 QEMU_PLUGIN_EXPORT int
@@ -277,11 +439,12 @@ qemu_plugin_install (qemu_plugin_id_t id, const qemu_info_t *info, int argc,
     }
   if (load_map (map) != 0)
     {
-      fprintf (stderr, "lines: %s: unreadable, empty, overlapping or too wide\n",
+      fprintf (stderr, "lines: %s: unreadable, empty, malformed or overlapping\n",
                map);
       return -1;
     }
   qemu_plugin_register_vcpu_tb_trans_cb (id, tb_trans);
+  qemu_plugin_register_vcpu_syscall_cb (id, syscall_cb);
   qemu_plugin_register_atexit_cb (id, at_exit, NULL);
   return 0;
 }
