@@ -26,6 +26,10 @@ bench_clone_child (void *arg)
 static inline char *
 bench_clone_stack (void)
 {
+  /* The child's syscall must not go through a lazy PLT slot the first
+     time: _dl_fixup would run on the creator's TCB, which the child
+     shares.  One call here resolves it.  */
+  syscall (SYS_gettid);
   char *stack = mmap (NULL, bench_clone_stack_size, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   return stack == MAP_FAILED ? NULL : stack;

@@ -52,7 +52,13 @@ static void sleep_s (double s);
 void
 bench_create_failed (int err)
 {
-  atomic_fetch_add (&create_failed[err > 0 && err < max_errno ? err : 0], 1);
+  if (err != EAGAIN)
+    {
+      fprintf (stderr, "%s: creating a thread: %s\n", bench_case.name,
+               strerror (err));
+      exit (1);
+    }
+  atomic_fetch_add (&create_failed[err], 1);
   sleep_s (0.001);
 }
 

@@ -264,7 +264,10 @@ def run_cmd(cmd, timeout):
         out, err = p.communicate(timeout=timeout)
         return p.returncode, out, err
     except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         out, err = p.communicate()
         return None, out, err
 
@@ -597,12 +600,12 @@ def profile_summary(run):
     out = {}
     if SYSCALL_TOTAL in perf:
         named = {c: perf.get("syscalls:sys_enter_" + c, 0) / ops for c in SYSCALLS}
-        calls = {c: x for c, x in named.items() if x > SYSCALL_MIN}
         total = perf[SYSCALL_TOTAL] / ops
-        other = total - sum(named.values())
-        if other > SYSCALL_MIN:
-            calls["other"] = other
-        out.update({"syscalls": calls, "syscalls_total": total})
+        named["other"] = max(0.0, total - sum(named.values()))
+        calls = {c: x for c, x in named.items() if x > SYSCALL_MIN}
+        # "syscalls_all": every count, for differences (floor_diff).
+        out.update({"syscalls": calls, "syscalls_all": named,
+                    "syscalls_total": total})
     if "tlb:tlb_flush" in perf:
         out["tlb_flush"] = perf["tlb:tlb_flush"] / ops
     if any(e in perf for e in IPIS):
@@ -788,11 +791,11 @@ def syscall_report(rows, variants):
     for r, v in prof:
         p = r["variants"][v]["profile"]
         fl = floor_row(rows, r)
-        fp = fl["variants"][v].get("profile", {}).get("syscalls") if fl else None
+        fp = fl["variants"][v].get("profile", {}).get("syscalls_all") if fl else None
         lines.append([r["case"], r["param"] or "-", str(r["threads"]), v,
                       syscall_cell(p["syscalls"]), fmt(p["syscalls_total"], 2),
                       "-" if r["case"] == "clone-floor" or fp is None
-                      else floor_diff(p["syscalls"], fp),
+                      else floor_diff(p["syscalls_all"], fp),
                       fmt(p.get("tlb_flush"), 3), fmt(p.get("ipi"), 3)])
     return ["## System calls, TLB flushes and function-call IPIs per operation", "",
             "One more run per configuration and variant, with tracepoints, not "

@@ -26,13 +26,16 @@ PTYPE = """\
                              }
 """
 
-NM = """\
-0000000000001000 0000000000000004 b __GI___nptl_nthreads
-0000000000001000 0000000000000004 b __nptl_nthreads
-0000000000002000 0000000000000958 D _rtld_local
-0000000000002000 0000000000000958 D _rtld_global
-0000000000003000 0000000000000000 b empty
-0000000000004000 0000000000000010 T text_symbol
+READELF = """\
+   362: 0000000000001000     4 OBJECT  GLOBAL DEFAULT   29 __nptl_nthreads@@GLIBC_PRIVATE
+  3691: 0000000000001000     4 OBJECT  LOCAL  DEFAULT   29 __GI___nptl_nthreads
+  8212: 0000000000001000     4 OBJECT  GLOBAL DEFAULT   29 __nptl_nthreads
+     8: 0000000000000000     0 OBJECT  GLOBAL DEFAULT  UND _rtld_global_ro@GLIBC_PRIVATE (47)
+    40: 0000000000002000  0x958 OBJECT  GLOBAL DEFAULT   20 _rtld_local
+    41: 0000000000002000  0x958 OBJECT  GLOBAL DEFAULT   20 _rtld_global@@GLIBC_PRIVATE
+   914: 0000000000000030     4 TLS     GLOBAL DEFAULT   23 errno@@GLIBC_PRIVATE
+   915: 0000000000003000    16 FUNC    GLOBAL DEFAULT   13 text_symbol
+   916: 0000000000004000     8 OBJECT  LOCAL  DEFAULT   29 lock.0
 """
 
 
@@ -47,10 +50,15 @@ class LinetrafficTest(unittest.TestCase):
                                   ("anon_2360", 2360, 16), ("_dl_stack_used", 2376, 16)])
 
     def test_data_symbols_one_name_per_address(self):
-        with mock.patch.object(measure, "sh", return_value=NM):
+        with mock.patch.object(measure, "sh", return_value=READELF):
             self.assertEqual(measure.data_symbols("libc.so.6"),
                              [(0x1000, 4, "__nptl_nthreads"),
-                              (0x2000, 0x958, "_rtld_global")])
+                              (0x2000, 0x958, "_rtld_global"),
+                              (0x4000, 8, "lock.0")])
+
+    def test_symbol_label(self):
+        self.assertEqual(measure.symbol_label("main_arena", 0x10), "main_arena")
+        self.assertEqual(measure.symbol_label("lock.0", 0x4000), "lock_0@4000")
 
     def test_object_sums(self):
         r = {"ops": 10, "fields": {

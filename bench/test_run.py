@@ -242,6 +242,10 @@ class InstrumentTest(unittest.TestCase):
         # Per operation of the whole process (ops_total); madvise at 0.005
         # is below SYSCALL_MIN, and is part of "other" no more.
         self.assertEqual(sorted(p["syscalls"]), ["clone3", "exit", "futex", "other"])
+        # Every count stays for differences: madvise 0.005 against a floor
+        # of 0 is below SYSCALL_MIN, not +0.005 hidden in a cut list.
+        self.assertAlmostEqual(p["syscalls_all"]["madvise"], 0.005)
+        self.assertEqual(len(p["syscalls_all"]), len(run.SYSCALLS) + 1)
         for call, x in (("clone3", 1.0), ("futex", 1.5), ("exit", 1.0), ("other", 0.095)):
             self.assertAlmostEqual(p["syscalls"][call], x)
         self.assertAlmostEqual(p["syscalls_total"], 3.6)
@@ -257,6 +261,8 @@ class InstrumentTest(unittest.TestCase):
         self.assertEqual(run.syscall_cell({"futex": 1.5, "exit": 1.0, "clone3": 1.0}),
                          "futex 1.50, clone3 1.00, exit 1.00")
         self.assertEqual(run.floor_diff({"futex": 1.0}, {"futex": 1.005}), "none")
+        # From the uncut counts: 0.015 against 0.008 is +0.007, not shown.
+        self.assertEqual(run.floor_diff({"mmap": 0.015}, {"mmap": 0.008}), "none")
 
     def test_task_summary(self):
         runs = [result("stock", i, 10.0, tasks_peak=peak, tasks_live=1001,

@@ -6,7 +6,9 @@
    In user mode every guest thread is a vCPU of its own, so an access by
    one vCPU to a line that another vCPU wrote since this one last held it
    is a transfer of that line between two cores on real hardware,
-   whatever the number of cores.  The model is MESI reduced to what
+   whatever the number of cores.  The live threads are the cores: a thread
+   that exits leaves its core, with what its cache holds, to the next
+   thread created (vcpu_exit).  The model is MESI reduced to what
    coherence costs: per line, the set of vCPUs holding a copy, and the
    one holding it modified, if any.  A read of a line that another vCPU
    holds modified is a transfer (the line comes from that vCPU's cache);
@@ -58,7 +60,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 enum { max_vcpus = 256, words = max_vcpus / 64 };
 
-enum { lines_syscall = 0x4e50, max_kinds = 8 };
+enum { lines_syscall = 0x4e50, max_kinds = 8, max_index = 1 << 16,
+       nr_munmap = 11 /* x86_64 */ };
 
 /* What is counted for one label name.  */
 struct counter
@@ -73,6 +76,8 @@ struct label
   struct counter *c;
   /* The object the range belongs to (a symbol, an instance of a type).  */
   uint64_t object;
+  /* A field of an instance, removed when its memory is unmapped.  */
+  int instance;
 };
 
 /* One access to a line: by whom, and which bytes.  */
@@ -119,6 +124,13 @@ static struct counter *counter (const char *name);
 static struct line *lines;
 static size_t nlines, cap_lines;
 static uint64_t beyond_vcpus;
+/* QEMU numbers a new vCPU one above the highest live one, so under
+   create+join churn the numbers climb past any bound while few threads
+   are alive: a vCPU gets the lowest free slot (a core of the model, a bit
+   of the holder sets) at its first access and gives it back when it
+   exits.  slot_of: slot + 1, 0 for none yet.  */
+static int slot_of[max_index];
+static uint64_t slots_used[words];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char *out_path;
 static int yield_each;
@@ -162,7 +174,8 @@ find_label (uint64_t addr)
    instance named again: a reused descriptor).  Lock held, or before the
    program runs.  */
 static void
-add_label (uint64_t start, uint64_t size, struct counter *c, uint64_t object)
+add_label (uint64_t start, uint64_t size, struct counter *c, uint64_t object,
+           int instance)
 {
   size_t i = label_index (start);
   if (size == 0 || (i < nlabels && labels[i].lo < start + size))
@@ -173,7 +186,7 @@ add_label (uint64_t start, uint64_t size, struct counter *c, uint64_t object)
       labels = realloc (labels, cap_labels * sizeof *labels);
     }
   memmove (&labels[i + 1], &labels[i], (nlabels - i) * sizeof *labels);
-  labels[i] = (struct label) { start, start + size, c, object };
+  labels[i] = (struct label) { start, start + size, c, object, instance };
   nlabels++;
   lo = start < lo ? start : lo;
   hi = start + size > hi ? start + size : hi;
@@ -287,6 +300,20 @@ syscall_cb (qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint64_t what,
             uint64_t kind, uint64_t addr, uint64_t a4, uint64_t a5,
             uint64_t a6, uint64_t a7, uint64_t a8)
 {
+  if (num == nr_munmap)
+    {
+      /* WHAT and KIND are the range: its descriptors are gone, and what
+         is mapped there next is something else.  */
+      uint64_t start = what, end = what + kind;
+      pthread_mutex_lock (&lock);
+      size_t j = 0;
+      for (size_t i = 0; i < nlabels; i++)
+        if (!(labels[i].instance && labels[i].lo >= start && labels[i].hi <= end))
+          labels[j++] = labels[i];
+      nlabels = j;
+      pthread_mutex_unlock (&lock);
+      return;
+    }
   if (num != lines_syscall || (what != 1 && what != 2) || kind >= max_kinds)
     return;
   pthread_mutex_lock (&lock);
@@ -294,7 +321,7 @@ syscall_cb (qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint64_t what,
   for (size_t i = 0; i < npendings; i++)
     if (pendings[i].kind == (int) (what == 1 ? kind : kind + max_kinds))
       add_label (addr + pendings[i].off, pendings[i].size, pendings[i].c,
-                 what == 1 ? pendings[i].object : object);
+                 what == 1 ? pendings[i].object : object, what == 2);
   pthread_mutex_unlock (&lock);
 }
 
@@ -304,10 +331,23 @@ mem_cb (unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 {
   if (vaddr < lo || vaddr >= hi)
     return;
-  if (vcpu >= max_vcpus)
+  int slot = vcpu < max_index ? slot_of[vcpu] - 1 : -1;
+  if (slot < 0)
     {
-      __atomic_fetch_add (&beyond_vcpus, 1, __ATOMIC_RELAXED);
-      return;
+      pthread_mutex_lock (&lock);
+      for (int i = 0; vcpu < max_index && slot < 0 && i < max_vcpus; i++)
+        if (!(slots_used[i / 64] & (1ull << (i % 64))))
+          {
+            slots_used[i / 64] |= 1ull << (i % 64);
+            slot_of[vcpu] = i + 1;
+            slot = i;
+          }
+      pthread_mutex_unlock (&lock);
+      if (slot < 0)
+        {
+          __atomic_fetch_add (&beyond_vcpus, 1, __ATOMIC_RELAXED);
+          return;
+        }
     }
   unsigned int size = 1u << qemu_plugin_mem_size_shift (info);
   int store = qemu_plugin_mem_is_store (info);
@@ -317,7 +357,7 @@ mem_cb (unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
   for (uint64_t a = vaddr; a < end; a = (a / line_size + 1) * line_size)
     {
       uint64_t e = (a / line_size + 1) * line_size;
-      watched |= access_line (vcpu, a, (e < end ? e : end) - a, store);
+      watched |= access_line (slot, a, (e < end ? e : end) - a, store);
     }
   /* With fewer host CPUs than guest threads, a thread would otherwise run
      for a whole time slice, doing many operations while the others wait
@@ -326,6 +366,21 @@ mem_cb (unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
      threads interleave at that grain, as they do with a core each.  */
   if (yield_each && watched)
     sched_yield ();
+}
+
+/* A thread exited: its slot is free for the next thread.  The lines keep
+   what the slot held, as a core's cache does for the next thread it runs
+   (what the exited thread wrote moves when another slot reads it).  */
+static void
+vcpu_exit (qemu_plugin_id_t id, unsigned int vcpu)
+{
+  if (vcpu >= max_index || slot_of[vcpu] == 0)
+    return;
+  pthread_mutex_lock (&lock);
+  int v = slot_of[vcpu] - 1;
+  slot_of[vcpu] = 0;
+  slots_used[v / 64] &= ~(1ull << (v % 64));
+  pthread_mutex_unlock (&lock);
 }
 
 static void
@@ -401,7 +456,7 @@ load_map (const char *path)
                        name) == 3)
         {
           size_t before = nlabels;
-          add_label (addr, size, counter (name), object_of (name));
+          add_label (addr, size, counter (name), object_of (name), 0);
           bad |= nlabels == before && size != 0;
         }
       else
@@ -445,6 +500,7 @@ qemu_plugin_install (qemu_plugin_id_t id, const qemu_info_t *info, int argc,
     }
   qemu_plugin_register_vcpu_tb_trans_cb (id, tb_trans);
   qemu_plugin_register_vcpu_syscall_cb (id, syscall_cb);
+  qemu_plugin_register_vcpu_exit_cb (id, vcpu_exit);
   qemu_plugin_register_atexit_cb (id, at_exit, NULL);
   return 0;
 }

@@ -118,20 +118,32 @@ def fields(exe, struct):
 
 
 def data_symbols(path):
-    """The data and bss symbols of PATH with a size, (addr, size, name)
-    sorted by address; of symbols at one address (aliases), the first name
-    in SPLIT, else the first that is not an internal alias (__GI_)."""
+    """The data objects of PATH with a size (readelf: type OBJECT, defined;
+    not TLS, whose values are offsets), (addr, size, name) sorted by
+    address, names without their version; of symbols at one address
+    (aliases), the first name in SPLIT, else the first that is not an
+    internal alias (__GI_)."""
     syms = []
-    for line in sh(["nm", "-S", "--defined-only", path]).splitlines():
+    for line in sh(["readelf", "-sW", path]).splitlines():
         p = line.split()
-        if len(p) == 4 and p[2] in "bBdD" and int(p[1], 16) > 0 and "@" not in p[3]:
-            syms.append((int(p[0], 16), int(p[1], 16), p[3]))
+        if len(p) >= 8 and p[3] == "OBJECT" and p[6] != "UND":
+            size = int(p[2], 0)
+            if size > 0:
+                syms.append((int(p[1], 16), size, p[7].split("@")[0]))
     syms.sort(key=lambda x: (x[0], x[2] not in SPLIT, x[2].startswith("__GI_"), x[2]))
     out = []
     for a, size, name in syms:
         if not out or a >= out[-1][0] + out[-1][1]:
             out.append((a, size, name))
     return out
+
+
+def symbol_label(name, addr):
+    """A symbol's label: its name, or for a name with a '.' (GCC's
+    function-local statics, "lock.0", of which several files have one) the
+    name with '_' for '.' and its address, as the plugin and the report
+    take a label's object to end at its first '.'."""
+    return name if "." not in name else "%s@%x" % (name.replace(".", "_"), addr)
 
 
 def module_rows(builddir, variant):
@@ -157,7 +169,8 @@ def module_rows(builddir, variant):
         for a, size, sym in syms:
             parts = fields(path, types[sym]) if sym in types else []
             for f, off, fsize in parts or [(None, 0, size)]:
-                rows.append("R %d %x %d %s%s%s" % (module, a + off, fsize, prefix, sym,
+                rows.append("R %d %x %d %s%s%s" % (module, a + off, fsize, prefix,
+                                                  symbol_label(sym, a),
                                                   "." + f if f else ""))
     for f, off, size in fields(libc, "struct pthread"):
         rows.append("T 0 %x %d pthread.%s" % (off, size, f))
@@ -240,7 +253,9 @@ def measure(variant, builddir, out, plugin, line, seconds, reps, configs=CONFIGS
             per = {}
             for l in open(res):
                 p = l.split()
-                if p[0] in ("LINE", "UNCOUNTED"):
+                if p[0] == "UNCOUNTED":
+                    sys.exit("measure.py: %s: %s" % (res, l.strip()))
+                if p[0] == "LINE":
                     continue
                 per[p[0]] = {"accesses": int(p[1]), "transfers": int(p[3]),
                              "false": int(p[4]), "false_inside": int(p[5])}
