@@ -61,6 +61,23 @@ extern int bench_extra_threads;
    error is not one of resources: the driver prints it and exits.  */
 void bench_create_failed (int err);
 
+/* Create a thread running FN with default attributes and join it: 1, or 0
+   after a failed create (bench_create_failed).  */
+static inline int
+bench_spawn_join (void *(*fn) (void *))
+{
+  pthread_t t;
+  int e = pthread_create (&t, NULL, fn, NULL);
+  if (e != 0)
+    {
+      bench_create_failed (e);
+      return 0;
+    }
+  if (pthread_join (t, NULL) != 0)
+    abort ();
+  return 1;
+}
+
 static inline int
 bench_stopped (void)
 {

@@ -749,10 +749,9 @@ def report(doc, rows, variants, path):
             if group == "stack-advise":
                 cells += [fmt(r["variants"][v]["rss_mib"], 1) for v in variants]
             if group == "create-join":
-                floor = [f for f in rows if f["case"] == "clone-floor"
-                         and f["threads"] == r["threads"]]
+                floor = floor_row(rows, r)
                 for v in variants:
-                    fl = floor[0]["variants"][v]["median"] if floor else None
+                    fl = floor["variants"][v]["median"] if floor else None
                     me = r["variants"][v]["median"]
                     cells.append(fmt(me / fl, 2) if fl and me
                                  and r["case"] != "clone-floor" else "-")

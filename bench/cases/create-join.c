@@ -60,16 +60,8 @@ run (struct bench_thread *self)
 {
   while (!bench_stopped ())
     {
-      pthread_t t;
-      int e = pthread_create (&t, NULL, body, NULL);
-      if (e != 0)
-        {
-          bench_create_failed (e);
-          continue;
-        }
-      if (pthread_join (t, NULL) != 0)
-        abort ();
-      bench_count (self);
+      if (bench_spawn_join (body))
+        bench_count (self);
     }
 }
 

@@ -60,20 +60,10 @@ run (struct bench_thread *self)
 {
   while (!bench_stopped ())
     {
-      if (spawn)
-        {
-          pthread_t t;
-          int e = pthread_create (&t, NULL, bench_seed_unit, NULL);
-          if (e != 0)
-            {
-              bench_create_failed (e);
-              continue;
-            }
-          if (pthread_join (t, NULL) != 0)
-            abort ();
-        }
-      else
+      if (!spawn)
         bench_seed_unit (NULL);
+      else if (!bench_spawn_join (bench_seed_unit))
+        continue;
       bench_count (self);
     }
 }

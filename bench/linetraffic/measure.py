@@ -117,6 +117,19 @@ def fields(exe, struct):
     return res
 
 
+def whatis(path, names):
+    """The type gdb gives each of NAMES in PATH's debug information, "" for
+    a symbol it cannot type: one "whatis" per symbol, each answer after a
+    marker of its own, in one gdb run."""
+    if not names:
+        return []
+    out = sh(["gdb", "-batch", "-nx"]
+             + sum((["-ex", "echo @@%d\\n" % i, "-ex", "whatis " + n]
+                    for i, n in enumerate(names)), []) + [path])
+    found = dict(re.findall(r"^@@(\d+)\ntype = (.*)$", out, re.M))
+    return [found.get(str(i), "") for i in range(len(names))]
+
+
 def data_symbols(path):
     """The data objects of PATH with a size (readelf: type OBJECT, defined;
     not TLS, whose values are offsets), (addr, size, name) sorted by
@@ -162,10 +175,8 @@ def module_rows(builddir, variant):
         libc = libc or path
         syms = data_symbols(path)
         split = [s for s in syms if s[2] in SPLIT]
-        whatis = sh(["gdb", "-batch", "-nx"]
-                    + sum((["-ex", "echo @@%s\\n" % s[2], "-ex", "whatis " + s[2]]
-                           for s in split), []) + [path]) if split else ""
-        types = dict(re.findall(r"^@@(\S+)\ntype = (struct \w+)$", whatis, re.M))
+        types = {s[2]: t for s, t in zip(split, whatis(path, [s[2] for s in split]))
+                 if t.startswith("struct ")}
         for a, size, sym in syms:
             parts = fields(path, types[sym]) if sym in types else []
             for f, off, fsize in parts or [(None, 0, size)]:
@@ -186,13 +197,7 @@ def label_map(exe, path, extra=()):
         if len(p) == 4 and p[2] in "bBdD" and int(p[1], 16) > 0 and "@" not in p[3]:
             syms.append((int(p[0], 16), int(p[1], 16), p[3]))
     syms.sort()
-    # One "whatis" per symbol, each answer after a marker of its own (a
-    # symbol gdb cannot type answers nothing).
-    whatis = sh(["gdb", "-batch", "-nx"]
-                + sum((["-ex", "echo @@%d\\n" % i, "-ex", "whatis " + s[2]]
-                       for i, s in enumerate(syms)), []) + [exe])
-    found = dict(re.findall(r"^@@(\d+)\ntype = (.*)$", whatis, re.M))
-    types = [found.get(str(i), "") for i in range(len(syms))]
+    types = whatis(exe, [s[2] for s in syms])
     layout = {t: fields(exe, s) for t, s in TYPES.items() if t in types}
     rows = []
     for (addr, size, name), typ in zip(syms, types):
