@@ -181,6 +181,7 @@ runtest_in () {
   (cd "$dir" && runtest --tool nptl-scale --srcdir "$TOP/testsuite" \
      --outdir "$dir" CC="$(variant_dir "$v" cc)" SYSROOT="$(variant_dir "$v" root)" \
      GDB="$(is_cross || command -v gdb)" STOCK_CC="$(variant_dir stock cc)" \
+     STOCK_SYSROOT="$(variant_dir stock root)" \
      STRESS_SECONDS="${STRESS_SECONDS:-2}" ${3:+"stress.exp=$3"} \
      > "$dir/runtest.out" 2>&1 < /dev/null)
   "$TOP/harness/compare.py" --lines ${4:+--test "$4"} "$dir/nptl-scale.sum"

@@ -11,8 +11,9 @@
    shards.  With THREAD_DB_DIR set, gdb uses the libthread_db in that
    directory instead (the /stock-process run: the libthread_db of the
    glibc under test with a process that runs stock, as after a package
-   update while the process runs on).  UNSUPPORTED without gdb or
-   ptrace.  */
+   update while the process runs on, and the /stock-thread-db run: stock's
+   libthread_db with a process of the glibc under test).  UNSUPPORTED
+   without gdb or ptrace.  */
 #include "../lib/check.h"
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
