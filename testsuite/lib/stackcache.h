@@ -1,6 +1,9 @@
 /* Fill the stack cache: N threads with the smallest stack (at least
    16 KiB) exist at once, so that they have N distinct stacks, and are
-   joined, which puts their stacks in the cache.  N is what fits in a
+   joined, which puts their stacks in the cache: the joins run on a
+   thread of their own that then exits, since a glibc may keep the stack
+   of a joined thread for the joiner's next thread, outside the cache,
+   until the joiner exits.  N is what fits in a
    quarter of the default cache (40 MiB), at most MAX.  Returns the
    joined threads' IDs (in glibc, the addresses of their descriptors,
    which stay in the cache); *NP and *STACKP get N and the stack size.
@@ -17,6 +20,21 @@ stackcache_worker (void *arg)
 {
   pthread_barrier_wait (&stackcache_barrier);
   return arg;
+}
+
+struct stackcache_joins
+{
+  pthread_t *threads;
+  long n;
+};
+
+static void *
+stackcache_joiner (void *arg)
+{
+  struct stackcache_joins *joins = arg;
+  for (long i = 0; i < joins->n; ++i)
+    XPT (pthread_join (joins->threads[i], NULL));
+  return NULL;
 }
 
 static pthread_t *
@@ -41,8 +59,10 @@ fill_stack_cache (long max, long *np, long *stackp)
   for (long i = 0; i < n; ++i)
     XPT (pthread_create (&threads[i], &attr, stackcache_worker, NULL));
   pthread_barrier_wait (&stackcache_barrier);
-  for (long i = 0; i < n; ++i)
-    XPT (pthread_join (threads[i], NULL));
+  struct stackcache_joins joins = { threads, n };
+  pthread_t joiner;
+  XPT (pthread_create (&joiner, NULL, stackcache_joiner, &joins));
+  XPT (pthread_join (joiner, NULL));
   XPT (pthread_attr_destroy (&attr));
   XPT (pthread_barrier_destroy (&stackcache_barrier));
   *np = n;
