@@ -1,9 +1,12 @@
 /* Fill the stack cache: N threads with the smallest stack (at least
    16 KiB) exist at once, so that they have N distinct stacks, and are
    joined, which puts their stacks in the cache: the joins run on a
-   thread of their own that then exits, since a glibc may keep the stack
-   of a joined thread for the joiner's next thread, outside the cache,
-   until the joiner exits.  N is what fits in a
+   detached thread of their own, which exits, and whose end is awaited
+   by the kernel's count of the process's threads, since a glibc may keep
+   the stack of a joined thread for the joiner's next thread, outside
+   the cache, until the joiner exits (and a join of that thread would
+   keep its stack).  Afterwards no thread other than the main thread
+   exists, nor does any kept stack.  N is what fits in a
    quarter of the default cache (40 MiB), at most MAX.  Returns the
    joined threads' IDs (in glibc, the addresses of their descriptors,
    which stay in the cache); *NP and *STACKP get N and the stack size.
@@ -37,6 +40,22 @@ stackcache_joiner (void *arg)
   return NULL;
 }
 
+/* The number of threads of this process, as the kernel counts them.  */
+static long
+stackcache_threads (void)
+{
+  FILE *f = fopen ("/proc/self/status", "r");
+  TEST_VERIFY_EXIT (f != NULL);
+  char line[256];
+  long n = -1;
+  while (fgets (line, sizeof line, f) != NULL)
+    if (sscanf (line, "Threads: %ld", &n) == 1)
+      break;
+  fclose (f);
+  TEST_VERIFY_EXIT (n > 0);
+  return n;
+}
+
 static pthread_t *
 fill_stack_cache (long max, long *np, long *stackp)
 {
@@ -61,8 +80,18 @@ fill_stack_cache (long max, long *np, long *stackp)
   pthread_barrier_wait (&stackcache_barrier);
   struct stackcache_joins joins = { threads, n };
   pthread_t joiner;
-  XPT (pthread_create (&joiner, NULL, stackcache_joiner, &joins));
-  XPT (pthread_join (joiner, NULL));
+  pthread_attr_t detached;
+  XPT (pthread_attr_init (&detached));
+  XPT (pthread_attr_setdetachstate (&detached, PTHREAD_CREATE_DETACHED));
+  XPT (pthread_create (&joiner, &detached, stackcache_joiner, &joins));
+  XPT (pthread_attr_destroy (&detached));
+  /* A detached thread gives its stack to the cache before it exits; the
+     kernel counts it until it has exited.  */
+  for (int tries = 0; stackcache_threads () != 1; ++tries)
+    {
+      TEST_VERIFY_EXIT (tries < 10000);
+      nanosleep (&(struct timespec) { 0, 1000 * 1000 }, NULL);
+    }
   XPT (pthread_attr_destroy (&attr));
   XPT (pthread_barrier_destroy (&stackcache_barrier));
   *np = n;
