@@ -21,6 +21,21 @@ ifeq ($(BUILD),)
 override BUILD := $(CURDIR)/build
 endif
 export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD STOCK ARCH ARCHES
+
+# Every goal's variables are checked while make reads this file, before
+# any recipe installs, starts or builds anything: a bad value costs one
+# line (harness/preflight.sh).
+PREFLIGHT_GOALS := $(filter sysroot smoke check check-full check-arches check-series bench \
+  bench-bundle mail export-debian linetraffic docker-image,$(MAKECMDGOALS))
+ifneq ($(PREFLIGHT_GOALS),)
+PREFLIGHT_ERROR := $(shell BASE='$(BASE)' STOCK='$(STOCK)' ARCH='$(ARCH)' GLIBC_SRC='$(GLIBC_SRC)' \
+  BUILD='$(BUILD)' PATCHES='$(PATCHES)' ISOLATION='$(ISOLATION)' JOBS='$(JOBS)' \
+  VARIANTS='$(VARIANTS)' BENCH='$(BENCH)' SELECTION='$(SELECTION)' \
+  harness/preflight.sh $(PREFLIGHT_GOALS) 2>&1 >/dev/null)
+ifneq ($(PREFLIGHT_ERROR),)
+$(error $(PREFLIGHT_ERROR))
+endif
+endif
 # The user's two commands set up what they need themselves.
 export AUTO_INSTALL ?= 1
 

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# preflight.sh GOAL...: the variables that make's GOALs read, checked
+# before any goal installs a package, starts a daemon or builds anything
+# (the Makefile runs this while it reads itself).  The first bad value
+# gets one line on standard error and exit status 1; nothing else is done.
+. "$(dirname "$0")/lib.sh"
+
+case ${ISOLATION:-auto} in
+  auto|docker|none) ;;
+  *) die "unknown ISOLATION '$ISOLATION' (known: auto, docker, none)" ;;
+esac
+[ -z "$GLIBC_SRC" ] || [ -d "$GLIBC_SRC" ] || die "GLIBC_SRC=$GLIBC_SRC is not a directory"
+check_base
+[ -z "$PATCHES" ] || [ -d "$PATCHES" ] \
+  || die "PATCHES=$PATCHES is not a directory (a series directory, as patches/glibc-2.43)"
+[ -z "$SELECTION" ] || [ -r "$SELECTION" ] || die "SELECTION=$SELECTION is not a readable file"
+[ -z "$JOBS" ] || [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "JOBS=$JOBS is not a positive number"
+
+# What the goals need of ARCH: programs that run here (check, bench...),
+# and for the benchmarks, that they run natively.
+runs= bench=
+for g in "$@"; do
+  case $g in
+    bench|bench-bundle) runs=run bench=1 ;;
+    smoke|check|check-full|check-series|linetraffic) runs=run ;;
+  esac
+done
+check_arch $runs
+[ -z "$bench" ] || [ "$(arch_runs)" = native ] \
+  || die "ARCH=$ARCH runs here under qemu-user: its timings are not performance; benchmark it on an $ARCH machine"
+
+# Every variant is stock, patched or a series.NAME of this base (with
+# @TUNABLES, for the benchmarks), and its series lists files that exist.
+d=$(patch_dir)
+for v in ${VARIANTS:-}; do
+  s=$(sysroot_of "$v")
+  [ "$s" = stock ] || [ -f "$(series_file "$s")" ] \
+    || die "unknown variant '$s' (known for glibc $(glibc_label): stock patched$(cd "$d" && for f in series.*; do case $f in *.configure|'series.*') ;; *) printf ' %s' "${f#series.}" ;; esac; done))"
+  series_patches "$s" > /dev/null
+done
+
+# BENCH names a benchmark mode, group or case of bench/run.py.
+if [ -n "$BENCH" ] && [ -n "$bench" ]; then
+  python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import run; run.plan(sys.argv[2])' \
+    "$TOP/bench" "$BENCH" || exit 1
+fi
+exit 0
