@@ -11,9 +11,7 @@ set -- $(compared_variants "$@")
 check_base
 # Timings under emulation say nothing of performance: refused before
 # anything is installed to emulate the target.
-check_arch run
-[ "$(arch_runs)" = native ] \
-  || die "ARCH=$ARCH runs here under qemu-user: its timings are not performance; benchmark it on an $ARCH machine"
+check_bench_arch
 ensure_arch run
 # A variant is a sysroot, or SYSROOT@TUNABLES (lib.sh's sysroot_of; run.py:
 # that sysroot with GLIBC_TUNABLES set, e.g. patched@cond_legacy=1).

@@ -22,26 +22,6 @@
 # at about 2.6 GiB for 2.43 on x86_64; ask for margin.
 NEED_KB=$((4 * 1024 * 1024))
 
-known_variants () {
-  local d f
-  d=$(patch_dir)
-  printf '%s' "$DEFAULT_VARIANTS"
-  for f in "$d"/series.*; do
-    [ -f "$f" ] && case $f in *.configure) ;; *) printf ' %s' "${f##*/series.}" ;; esac
-  done
-  echo
-}
-
-check_variant () {
-  local v=$1 s
-  case $v in ''|*[!a-z0-9_-]*) die "bad variant name '$v'" ;; esac
-  [ "$v" = stock ] && return 0
-  patch_dir >/dev/null
-  s=$(series_file "$v")
-  [ -f "$s" ] || die "variant '$v' does not exist: no $s (known: $(known_variants))"
-  series_patches "$v" >/dev/null
-}
-
 check_disk () {
   local dir=$1 avail
   mkdir -p "$dir"

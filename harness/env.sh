@@ -63,7 +63,7 @@ resolve_isolation () {
     auto)
       if docker_up; then ISOLATION=docker; else ISOLATION=none; note "Docker unusable here; building on the host (ISOLATION=none)"; fi
       ;;
-    *) die "unknown ISOLATION '$ISOLATION' (docker, none or auto)" ;;
+    *) check_isolation ;;
   esac
   if [ "$ISOLATION" = docker ]; then
     IMAGE=$("$TOP/harness/docker-image.sh") || die "could not make the build image (see $BUILD/docker/)"

@@ -466,6 +466,46 @@ series_patches () {
   done < "$s"
 }
 
+# The variants of this base: the defaults, then each opt-in series.NAME.
+known_variants () {
+  local d f
+  d=$(patch_dir)
+  printf '%s' "$DEFAULT_VARIANTS"
+  for f in "$d"/series.*; do
+    [ -f "$f" ] && case $f in *.configure) ;; *) printf ' %s' "${f##*/series.}" ;; esac
+  done
+  echo
+}
+
+# check_variant NAME: NAME is stock, patched or a series.NAME of this
+# base whose entries all exist, or a one-line error.
+check_variant () {
+  local v=$1 s
+  case $v in ''|*[!a-z0-9_-]*) die "bad variant name '$v'" ;; esac
+  [ "$v" = stock ] && return 0
+  patch_dir >/dev/null
+  s=$(series_file "$v")
+  [ -f "$s" ] || die "variant '$v' does not exist: no $s (known: $(known_variants))"
+  series_patches "$v" >/dev/null
+}
+
+# ISOLATION is one that env.sh knows, or a one-line error.
+check_isolation () {
+  case ${ISOLATION:-auto} in
+    auto|docker|none) ;;
+    *) die "unknown ISOLATION '$ISOLATION' (docker, none or auto)" ;;
+  esac
+}
+
+# check_bench_arch: ARCH's programs run natively here, as benchmarks
+# need (timings under emulation say nothing of performance), or a
+# one-line error.
+check_bench_arch () {
+  check_arch run
+  [ "$(arch_runs)" = native ] \
+    || die "ARCH=$ARCH runs here under qemu-user: its timings are not performance; benchmark it on an $ARCH machine"
+}
+
 jobs () { echo "${JOBS:-$(( $(nproc) + 1 ))}"; }
 
 # Print a short content hash of the named files (missing ones count too).

@@ -5,10 +5,7 @@
 # gets one line on standard error and exit status 1; nothing else is done.
 . "$(dirname "$0")/lib.sh"
 
-case ${ISOLATION:-auto} in
-  auto|docker|none) ;;
-  *) die "unknown ISOLATION '$ISOLATION' (known: auto, docker, none)" ;;
-esac
+check_isolation
 [ -z "$GLIBC_SRC" ] || [ -d "$GLIBC_SRC" ] || die "GLIBC_SRC=$GLIBC_SRC is not a directory"
 check_base
 [ -z "$PATCHES" ] || [ -d "$PATCHES" ] \
@@ -25,19 +22,10 @@ for g in "$@"; do
     smoke|check|check-full|check-series|linetraffic) runs=run ;;
   esac
 done
-check_arch $runs
-[ -z "$bench" ] || [ "$(arch_runs)" = native ] \
-  || die "ARCH=$ARCH runs here under qemu-user: its timings are not performance; benchmark it on an $ARCH machine"
+if [ -n "$bench" ]; then check_bench_arch; else check_arch $runs; fi
 
-# Every variant is stock, patched or a series.NAME of this base (with
-# @TUNABLES, for the benchmarks), and its series lists files that exist.
-d=$(patch_dir)
-for v in ${VARIANTS:-}; do
-  s=$(sysroot_of "$v")
-  [ "$s" = stock ] || [ -f "$(series_file "$s")" ] \
-    || die "unknown variant '$s' (known for glibc $(glibc_label): stock patched$(cd "$d" && for f in series.*; do case $f in *.configure|'series.*') ;; *) printf ' %s' "${f#series.}" ;; esac; done))"
-  series_patches "$s" > /dev/null
-done
+# Every variant (with @TUNABLES, for the benchmarks) is one of this base.
+for v in ${VARIANTS:-}; do check_variant "$(sysroot_of "$v")"; done
 
 # BENCH names a benchmark mode, group or case of bench/run.py.
 if [ -n "$BENCH" ] && [ -n "$bench" ]; then
