@@ -8,6 +8,9 @@ import re
 import subprocess
 import tempfile
 import unittest
+import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from makeenv import make_env  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LINK = re.compile(r"\]\(([^)\s]+)\)")
@@ -37,11 +40,8 @@ class DocsTest(unittest.TestCase):
             with open(page) as f:
                 targets.update(MAKE.findall(f.read()))
         self.assertIn("check", targets)
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("BUILD", "BASE", "STOCK", "ARCH", "GLIBC_SRC", "PATCHES",
-                            "VARIANTS", "BENCH", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
         with tempfile.TemporaryDirectory() as build:
-            env["BUILD"] = build
+            env = make_env(build)
             for t in sorted(targets):
                 with self.subTest(target=t):
                     r = subprocess.run(["make", "-C", TOP, "-n", t], env=env,

@@ -5,6 +5,9 @@ run; the one recipe run is the test's own echo."""
 import os
 import subprocess
 import unittest
+import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from makeenv import make_env  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -16,10 +19,7 @@ def dry_run(target, *args, env_build=None):
 
 def make(*args, env_build=None):
     """The output of `make ARGS...` in the top directory, one line each."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("BUILD", "BASE", "GLIBC_SRC", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
-    if env_build is not None:
-        env["BUILD"] = env_build
+    env = make_env(env_build)
     r = subprocess.run(["make", "-C", TOP, "--no-print-directory"] + list(args),
                        env=env, capture_output=True, text=True)
     if r.returncode != 0:

@@ -11,6 +11,9 @@ import subprocess
 import tempfile
 import time
 import unittest
+import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from makeenv import make_env  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FAKED = ("build.sh", "check.sh", "bench.sh", "check-series.sh", "mail.sh",
@@ -65,11 +68,7 @@ class PreflightTest(unittest.TestCase):
         shutil.rmtree(cls.dir)
 
     def make(self, args):
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("BUILD", "BASE", "STOCK", "ARCH", "GLIBC_SRC", "PATCHES",
-                            "VARIANTS", "BENCH", "SELECTION", "ISOLATION", "JOBS",
-                            "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
-        env["BUILD"] = os.path.join(self.dir, "build")
+        env = make_env(os.path.join(self.dir, "build"))
         if os.path.exists(self.marker):
             os.unlink(self.marker)
         start = time.monotonic()
