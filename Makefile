@@ -20,7 +20,7 @@ endif
 ifeq ($(BUILD),)
 override BUILD := $(CURDIR)/build
 endif
-export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD STOCK ARCH ARCHES
+export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD STOCK ARCH ARCHES BZ SERIES
 
 # Every goal's variables are checked while make reads this file, before
 # any recipe installs, starts or builds anything: a bad value costs one
@@ -30,7 +30,7 @@ PREFLIGHT_GOALS := $(filter sysroot smoke check check-full check-arches check-se
 ifneq ($(PREFLIGHT_GOALS),)
 PREFLIGHT_ERROR := $(shell BASE='$(BASE)' STOCK='$(STOCK)' ARCH='$(ARCH)' GLIBC_SRC='$(GLIBC_SRC)' \
   BUILD='$(BUILD)' PATCHES='$(PATCHES)' ISOLATION='$(ISOLATION)' JOBS='$(JOBS)' \
-  VARIANTS='$(VARIANTS)' BENCH='$(BENCH)' SELECTION='$(SELECTION)' \
+  VARIANTS='$(VARIANTS)' BENCH='$(BENCH)' SELECTION='$(SELECTION)' SERIES='$(SERIES)' BZ='$(BZ)' \
   harness/preflight.sh $(PREFLIGHT_GOALS) 2>&1 >/dev/null)
 ifneq ($(PREFLIGHT_ERROR),)
 $(error $(PREFLIGHT_ERROR))
@@ -82,10 +82,10 @@ bench: sysroot  ## benchmarks, stock vs patched, report in build/bench/ (BENCH=q
 bench-bundle: sysroot  ## a tarball that runs the benchmarks with ./run on any x86_64 Linux with python3
 	BUNDLE=1 $(H)/bench.sh $(VARIANTS)
 
-mail:  ## the series as mails for libc-alpha in $(BUILD)/mail/$(BASE)/ (your git identity signs off; GLIBC_SRC=checkout to check git am there)
+mail:  ## the series as mails for libc-alpha in $(BUILD)/mail/$(BASE)/: fixes/ and scale/ (two threads), bugs/ (a Bugzilla report per stock bug; BZ=name=NUMBER,... once filed); your git identity signs off; GLIBC_SRC=checkout to check git am there
 	$(H)/mail.sh
 
-export-debian:  ## the backport (BASE=2.36 unless given) as quilt patches with DEP-3 headers, checked with quilt push -a on Debian's source package
+export-debian:  ## the backport's fixes (BASE=2.36 unless given; SERIES=scale: the whole series) as quilt patches with DEP-3 headers, checked with quilt push -a on Debian's source package
 	BASE=$(if $(filter command line environment,$(origin BASE)),$(BASE),2.36) $(H)/export-debian.sh
 
 linetraffic:  ## cache-line transfers per operation under qemu-user, no PMU needed: by pthread_cond_t field (VARIANTS: stock, legacy, padded layouts), or with BENCH=create-join by field of libc.so, ld.so and the descriptors (VARIANTS: stock patched)

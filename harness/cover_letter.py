@@ -1,10 +1,15 @@
 #!/usr/bin/env python3
 """Fill in the cover letter that git format-patch --cover-letter wrote.
 
-    cover_letter.py --base KEY [--label TEXT] [--manual-left-out] --build BUILD COVER.patch
+    cover_letter.py --base KEY [--label TEXT] [--part fixes|scale]
+                    [--fixes-count N] [--manual-left-out] --build BUILD COVER.patch
 
-The subject and the text come from what this tree measured last: the
-`make check` comparison (BUILD/KEY/check/compare-*-patched.json), glibc's
+make mail sends the series as two threads (--part): the fixes of stock
+bugs (series.fixes), and the scalability series that depends on them
+(--fixes-count: the fixes thread has N patches; its cover letter then
+says so).  The subject and the text come from what this tree measured
+last: the `make check` comparison (BUILD/KEY/check/compare-*-patched.json;
+for the fixes, compare-*-fixes.json of make check VARIANTS="stock fixes"), glibc's
 whole suite (BUILD/KEY/check-full/, or else the newest committed
 results/KEY/<date>-check-full/), the same
 for the other targets checked (BUILD/KEY-aarch64/, KEY-i686/), the targets
@@ -24,7 +29,9 @@ import sys
 import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SUBJECT = "nptl: Stack cache lock off the create and exit paths; legacy condvar tunable"
+SUBJECTS = {"scale": "nptl: Stack cache lock off the create and exit paths; legacy condvar tunable",
+            "fixes": "nptl: Fix set*id deadlocks and stacks the stack cache never reuses"}
+MOTIVATION = {"scale": "cover-letter.txt", "fixes": "cover-letter-fixes.txt"}
 KINDS = (("glibc", "glibc's tests (the quick selection of nptl, nptl_db, elf, posix)"),
          ("dejagnu", "nptl-scale's stress and regression suite"),
          ("posix", "the pthread_cond tests of the Open POSIX Test Suite, in both condvar modes"),
@@ -52,16 +59,16 @@ def committed_full(base, results):
     return found[-1], os.path.basename(d)[:10], os.path.relpath(d, os.path.dirname(results))
 
 
-def check_part(build, base, results=None):
-    """The comparisons of make check, then glibc's whole suite (make
-    check-full) when it was run in BUILD, or else as committed under
-    RESULTS; and whether it was run."""
+def check_part(build, base, results=None, variant="patched"):
+    """The comparisons of make check (stock against VARIANT), then glibc's
+    whole suite (make check-full) when it was run in BUILD, or else as
+    committed under RESULTS; and whether it was run."""
     out = []
     kinds = [("check", kind, what) for kind, what in KINDS] + \
         [("check-full", "glibc", "glibc's whole test suite (make check-full)")]
     full = False
     for d, kind, what in kinds:
-        p = os.path.join(build, base, d, "compare-%s-patched.json" % kind)
+        p = os.path.join(build, base, d, "compare-%s-%s.json" % (kind, variant))
         when = mtime(p) if os.path.exists(p) else None
         if when is None and d == "check-full" and results:
             c = committed_full(base, results)
@@ -70,14 +77,16 @@ def check_part(build, base, results=None):
                 when = "%s, %s" % (day, where)
         if when is None:
             if d == "check":
-                out.append("  %s: not run in this tree" % what)
+                out.append("  %s: not run in this tree%s" % (
+                    what, "" if variant == "patched"
+                    else " (make check VARIANTS=\"stock %s\")" % variant))
             continue
         full = full or d == "check-full"
         with open(p) as f:
             c = json.load(f)
         counts = lambda side: ", ".join("%s %d" % kv for kv in sorted(c[side]["counts"].items()))
-        out.append("  %s (%s):\n    stock: %s\n    patched: %s\n    regressions: %d"
-                   % (what, when, counts("stock"), counts("patched"),
+        out.append("  %s (%s):\n    stock: %s\n    %s: %s\n    regressions: %d"
+                   % (what, when, counts("stock"), variant, counts("patched"),
                       len(c["regressions"])))
     return out, full
 
@@ -218,18 +227,30 @@ def main():
     ap.add_argument("--manual-left-out", action="store_true",
                     help="the diffstat was made on a tree without manual/")
     ap.add_argument("--build", required=True)
+    ap.add_argument("--part", choices=sorted(SUBJECTS), default="scale")
+    ap.add_argument("--fixes-count", type=int,
+                    help="with --part scale: the fixes thread it depends on has N patches")
     ap.add_argument("--results", default=os.path.join(os.path.dirname(HERE), "results"),
                     help="committed results, for a make check-full not run in BUILD")
     ap.add_argument("cover")
     a = ap.parse_args()
-    with open(os.path.join(HERE, "cover-letter.txt")) as f:
+    with open(os.path.join(HERE, MOTIVATION[a.part])) as f:
         motivation = f.read().strip()
+    wrap = lambda t: textwrap.fill(t, 72)
+    if a.part == "scale" and a.fixes_count:
+        motivation = "\n\n".join([wrap(
+            "This series depends on the %d patches of \"[PATCH 0/%d] %s\", "
+            "sent as a thread of its own, and applies on top of them."
+            % (a.fixes_count, a.fixes_count, SUBJECTS["fixes"])), motivation])
+    variant = "fixes" if a.part == "fixes" else "patched"
     bench, cores = bench_part(a.build, a.base)
-    checks, full = check_part(a.build, a.base, a.results)
+    checks, full = check_part(a.build, a.base, a.results, variant)
     arches = arch_part(a.build, a.base)
     origin = os.path.join(a.build, a.base, "source", "ORIGIN")
     source = open(origin).read().strip() if os.path.exists(origin) else "unknown"
-    wrap = lambda t: textwrap.fill(t, 72)
+    if a.part == "fixes":
+        bench = ["  nothing here: these patches fix bugs; the one that moves munmap "
+                 "out of the stack lock gives its figures in its commit message"]
     blurb = "\n".join(
         [motivation, "",
          wrap("Tested on x86_64, on glibc %s (source: %s), stock and patched "
@@ -259,7 +280,7 @@ def main():
         text = f.read()
     if "*** SUBJECT HERE ***" not in text or "*** BLURB HERE ***" not in text:
         sys.exit("cover_letter.py: %s is not git format-patch's cover letter" % a.cover)
-    text = text.replace("*** SUBJECT HERE ***", SUBJECT).replace("*** BLURB HERE ***", blurb)
+    text = text.replace("*** SUBJECT HERE ***", SUBJECTS[a.part]).replace("*** BLURB HERE ***", blurb)
     with open(a.cover, "w") as f:
         f.write(text)
 

@@ -1,21 +1,31 @@
 #!/usr/bin/env bash
-# make export-debian: the backport series (BASE, default 2.36) as quilt
-# patches with DEP-3 headers for Debian's glibc source package, in
+# make export-debian: the backport (BASE, default 2.36) as quilt patches
+# with DEP-3 headers for Debian's glibc source package: by default the
+# fixes alone (series.fixes: what a stable update takes); SERIES=scale
+# the whole series, the fixes and the scalability patches on top.  In
 # $BUILD/export-debian/<base>/ (nptl-scale/*.diff and `series`, the lines
 # to append to debian/patches/series), checked: Debian's source package
 # of the suite is unpacked without its patches, ours are appended to its
 # series, and `quilt push -a` must apply every patch.
 . "$(dirname "$0")/lib.sh"
 
-ensure_tools quilt dpkg-source python3
 check_base
+case ${SERIES:-fixes} in
+  fixes) variant=fixes ;;
+  scale) variant=patched ;;
+  *) die "unknown SERIES '$SERIES' (fixes, the default, or scale: the fixes and the scalability series)" ;;
+esac
+[ "$variant" = patched ] || [ -f "$(series_file fixes)" ] \
+  || die "no $(series_file fixes): this base has no fixes series (SERIES=scale exports the whole series)"
+ensure_tools quilt dpkg-source python3
 suite=$(suite_for_base "$BASE")
 out=$BUILD/export-debian/$BASE
 tmp=$out.tmp
 rm -rf "$tmp" && mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
-"$TOP/harness/dep3.py" "$(series_file patched)" "$tmp/export" || exit 1
+note "exporting the $([ "$variant" = fixes ] && echo "fixes series" || echo "whole series (fixes and scalability)") of $(series_file "$variant")"
+"$TOP/harness/dep3.py" "$(series_file "$variant")" "$tmp/export" || exit 1
 fetch_source_package "$suite" glibc "$CACHE/src/glibc-$suite"
 note "unpacking ${SRC_DSC##*/} (without its patches)"
 (cd "$tmp" && dpkg-source --skip-patches -x "$SRC_DSC" pkg) > "$tmp/unpack.log" 2>&1 \

@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
-# make mail: the series as mails for libc-alpha, in $BUILD/mail/<base>/:
-# the series' git format-patch files, each with the submitter's From: and
-# Signed-off-by: (from git config user.name and user.email; none, and it
-# refuses), and 0000-cover-letter.patch written
-# from the last `make check` and `make bench` results of this tree
-# (harness/cover_letter.py).  It then checks that the mails apply with
-# `git am` to the base source, and to the glibc git checkout GLIBC_SRC
-# when one is given (the libc-alpha case: the submitter's master).
-# The output directory is replaced only once all of that succeeded.
+# make mail: the series as mails for libc-alpha, in $BUILD/mail/<base>/,
+# as two threads and the bug reports:
+#   fixes/  the fixes of stock bugs (series.fixes, the first patches of
+#           the series), each with a test that fails on stock;
+#   scale/  the rest of the series, whose cover letter says that it
+#           depends on the fixes thread;
+#   bugs/   a report per stock bug for sourceware Bugzilla
+#           (harness/bug_reports.py), with a stand-alone reproducer that
+#           is run here on stock and with the fixes when their sysroots
+#           are built (and must fail, then pass).
+# Each mail is the series' git format-patch file, numbered within its
+# thread, with the submitter's From: and Signed-off-by: (from git config
+# user.name and user.email; none, and it refuses), and BZ=name=NNNNN,...
+# adds a "BZ #NNNNN" line to the fix of each bug filed.  The cover letters
+# are written from the last `make check` and `make bench` results of this
+# tree (harness/cover_letter.py).  It then checks that the mails apply
+# with `git am` to the base source, and to the glibc git checkout
+# GLIBC_SRC when one is given (the libc-alpha case: the submitter's
+# master).  The output directory is replaced only once all of that
+# succeeded.
 . "$(dirname "$0")/lib.sh"
 
 ensure_tools git python3 tar
@@ -25,6 +36,14 @@ if [ -n "$target" ]; then
   unset GLIBC_SRC
 fi
 check_base
+# BZ=name=NUMBER,...: bugs of this base's bugs file, checked before the
+# source is fetched.
+bugs=$(patch_dir)/bugs
+bz_lines=
+if [ -n "$BZ" ]; then
+  [ -f "$bugs" ] || die "BZ=$BZ: no $bugs names the bugs of this base"
+  bz_lines=$("$TOP/harness/bug_reports.py" --bugs "$bugs" --bz "$BZ" --bz-lines) || exit 1
+fi
 "$TOP/harness/fetch-source.sh" || exit 1
 out=$BUILD/mail/$(stock_key)
 tmp=$out.tmp
@@ -59,24 +78,33 @@ apply_mails () {
 
 note "the series of glibc $(glibc_label) as mails from $name <$email>"
 # The mails are the series' own files (git format-patch output of the tree
-# it was made on, manual/ included) with the submitter as From: and a
-# Signed-off-by: trailer of theirs (git interpret-trailers: its own
-# paragraph at the end of the message, before the --- line); the dates
-# stay.
+# it was made on, manual/ included) with the submitter as From:, the BZ
+# lines of the bugs filed, and a Signed-off-by: trailer of theirs (git
+# interpret-trailers: its own paragraph at the end of the message, before
+# the --- line); the dates stay.
 mapfile -t series < <(series_patches patched)
-mkdir -p "$tmp/mail"
+fixes=()
+[ -f "$(series_file fixes)" ] && mapfile -t fixes < <(series_patches fixes)
+for i in "${!fixes[@]}"; do
+  [ "${fixes[i]}" = "${series[i]:-}" ] \
+    || die "$(series_file fixes): the fixes must be the first patches of $(series_file patched), in its order (entry $((i + 1)) is ${fixes[i]##*/})"
+done
+mkdir -p "$tmp/all"
 sob="Signed-off-by: $name <$email>"
 for p in "${series[@]}"; do
-  awk -v from="From: $name <$email>" '
+  bz=$(awk -F'\t' -v p="${p##*/}" '$1 == p { printf "BZ #%s\n", $2 }' <<< "$bz_lines")
+  awk -v from="From: $name <$email>" -v bz="$bz" '
     BEGIN { hdr = 1 }
     hdr && /^From: / { print from; next }
     hdr && /^$/ { hdr = 0 }
-    { print }' "$p" | git interpret-trailers --trailer "$sob" > "$tmp/mail/${p##*/}" \
-    && grep -q '^---$' "$tmp/mail/${p##*/}" \
-    && git interpret-trailers --parse < "$tmp/mail/${p##*/}" | grep -qxF "$sob" \
+    !hdr && !done && /^---$/ && bz != "" { printf "\n%s\n", bz; done = 1 }
+    { print }' "$p" | git interpret-trailers --trailer "$sob" > "$tmp/all/${p##*/}" \
+    && grep -q '^---$' "$tmp/all/${p##*/}" \
+    && git interpret-trailers --parse < "$tmp/all/${p##*/}" | grep -qxF "$sob" \
     || die "${p##*/} is not a git format-patch mail (no --- line, or its Signed-off-by: is not a trailer)"
 done
-mapfile -t mails < <(ls "$tmp/mail"/0*.patch)
+mails=()
+for p in "${series[@]}"; do mails+=("$tmp/all/${p##*/}"); done
 
 note "checking: git am of the mails on glibc $(glibc_label)"
 base_repo "$tmp/check"
@@ -95,20 +123,67 @@ if [ -n "$target" ]; then
   [ -z "$dup" ] || die "on $target the series' NEWS entry makes a second '$dup' section: move it under the existing one (patches/ and the dev tree) and run make mail again"
   cover_repo=$tmp/target
 fi
-manual_left_out=
-for p in "${mails[@]}"; do
-  [ -n "$(apply_excludes "$cover_repo" "$p" 2>/dev/null)" ] && manual_left_out=1
-done
-# The cover letter's shortlog and diffstat from the tree the mails went
-# on last: the checkout when one is given (all of the series applies
-# there), else the base source (without the manual/ hunks if it has no
-# manual/: cover_letter.py then says so).
-git -C "$cover_repo" -c user.name="$name" -c user.email="$email" format-patch -q \
-  --cover-letter --thread=shallow -o "$tmp/cover" HEAD~${#mails[@]} \
-  && mv "$tmp/cover/0000-cover-letter.patch" "$tmp/mail/" \
-  || die "git format-patch --cover-letter failed"
-"$TOP/harness/cover_letter.py" --base "$(stock_key)" --label "$(glibc_label)" --build "$BUILD" \
-  ${manual_left_out:+--manual-left-out} "$tmp/mail/0000-cover-letter.patch" || exit 1
+# thread PART FIRST COUNT: the mails FIRST (0-based) to FIRST+COUNT-1 as
+# the thread PART, numbered 1/COUNT to COUNT/COUNT, with a cover letter
+# whose shortlog and diffstat come from the tree the mails went on last:
+# the checkout when one is given (all of the series applies there), else
+# the base source (without the manual/ hunks if it has no manual/:
+# cover_letter.py then says so).
+thread () {
+  local part=$1 first=$2 count=$3 dir=$tmp/mail/$1 i p n manual_left_out=
+  [ "$count" -gt 0 ] || return 0
+  mkdir -p "$dir"
+  for ((i = 0; i < count; i++)); do
+    p=${mails[first + i]}
+    [ -n "$(apply_excludes "$cover_repo" "$p" 2>/dev/null)" ] && manual_left_out=1
+    n=$(printf '%04d' $((i + 1)))
+    sed "0,/^Subject: \[PATCH [0-9]*\/[0-9]*\]/s//Subject: [PATCH $((i + 1))\/$count]/" "$p" \
+      > "$dir/$n-${p##*/[0-9][0-9][0-9][0-9]-}"
+  done
+  local to=$(( ${#mails[@]} - first - count ))
+  git -C "$cover_repo" -c user.name="$name" -c user.email="$email" format-patch -q \
+    --cover-letter --thread=shallow -o "$tmp/cover-$part" "HEAD~$((to + count))..HEAD~$to" \
+    && mv "$tmp/cover-$part/0000-cover-letter.patch" "$dir/" \
+    || die "git format-patch --cover-letter failed"
+  "$TOP/harness/cover_letter.py" --base "$(stock_key)" --label "$(glibc_label)" --build "$BUILD" \
+    --part "$part" ${fixes_count:+--fixes-count "$fixes_count"} \
+    ${manual_left_out:+--manual-left-out} "$dir/0000-cover-letter.patch" || exit 1
+}
+fixes_count=${#fixes[@]}
+thread fixes 0 "$fixes_count"
+[ "$fixes_count" -gt 0 ] || fixes_count=
+thread scale "${#fixes[@]}" $(( ${#series[@]} - ${#fixes[@]} ))
 
+# The bug reports: the reproducers run with the sysroots that are built
+# here (stock, and the fixes, or else the whole series, which has them),
+# when their programs run on this machine.
+if [ -f "$bugs" ]; then
+  runs=() variant=
+  if [ "$(arch_runs)" = native ] && [ -x "$(variant_dir stock cc)" ]; then
+    for v in fixes patched; do
+      [ -x "$(variant_dir "$v" cc)" ] || continue
+      runs=(--run "stock=$(variant_dir stock cc)" --run "$v=$(variant_dir "$v" cc)")
+      variant=$v
+      break
+    done
+  fi
+  [ -f "$(base_dir check)/glibc-fixes.sum" ] && variant=fixes
+  [ -n "$variant" ] || variant=patched
+  [ ${#runs[@]} -gt 0 ] \
+    || note "no stock and fixed sysroots here (make sysroot VARIANTS='stock fixes'): the reproducers are not run"
+  note "bug reports: $(grep -c '^Name:' "$bugs") from ${bugs#"$TOP"/}${runs:+, each reproducer run on stock and $variant}"
+  "$TOP/harness/bug_reports.py" --bugs "$bugs" --series-dir "$(patch_dir)" --mails "$tmp/mail/fixes" \
+    --label "$(glibc_label)" --check "$(base_dir check)" --variant "$variant" --arch "$ARCH" \
+    ${BZ:+--bz "$BZ"} "${runs[@]}" "$tmp/mail/bugs" || exit 1
+fi
+
+# No mail may carry the series' placeholder identity.
+! grep -rlq '^From: nptl-scale <unsent@invalid>' "$tmp/mail" \
+  || die "a mail still has the placeholder From: of patches/"
 rm -rf "$out" && mv "$tmp/mail" "$out"
-note "mails in $out: $(ls "$out" | wc -l) files ($(ls "$out" | head -n1) ...); send with git send-email --to=libc-alpha@sourceware.org $out/*.patch"
+for part in fixes scale; do
+  [ -d "$out/$part" ] \
+    && note "$part: $(ls "$out/$part" | wc -l) files in $out/$part; send with git send-email --to=libc-alpha@sourceware.org $out/$part/*.patch"
+done
+[ -d "$out/bugs" ] && note "bug reports: $out/bugs/*.txt (file them, then make mail BZ=name=NUMBER,... puts the numbers into the fixes)"
+exit 0

@@ -32,4 +32,18 @@ if [ -n "$BENCH" ] && [ -n "$bench" ]; then
   python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import run; run.plan(sys.argv[2])' \
     "$TOP/bench" "$BENCH" || exit 1
 fi
+# SERIES (export-debian) and BZ (mail).
+for g in "$@"; do
+  case $g in
+    export-debian)
+      case ${SERIES:-fixes} in fixes|scale) ;;
+        *) die "unknown SERIES '$SERIES' (fixes, the default, or scale: the fixes and the scalability series)" ;;
+      esac ;;
+    mail)
+      if [ -n "$BZ" ]; then
+        [ -f "$(patch_dir)/bugs" ] || die "BZ=$BZ: no $(patch_dir)/bugs names the bugs of this base"
+        "$TOP/harness/bug_reports.py" --bugs "$(patch_dir)/bugs" --bz "$BZ" --bz-lines >/dev/null || exit 1
+      fi ;;
+  esac
+done
 exit 0

@@ -137,6 +137,24 @@ class CoverLetterTest(unittest.TestCase):
             self.assertNotIn("abi/pthread_cond_t", t)
             self.assertIn("Patches that change none of it: 1 (", t)
 
+    def test_parts(self):
+        # The fixes thread quotes make check of the fixes variant, no
+        # benchmark; the scale thread says what it depends on.
+        with tempfile.TemporaryDirectory() as b:
+            comparison(b + "/2.43/check/compare-glibc-patched.json", {"PASS": 511}, {"PASS": 576})
+            t = self.letter(b, "--part", "fixes")
+            self.assertIn("Fix set*id deadlocks", t)
+            self.assertIn("not run in this tree (make check VARIANTS=\"stock fixes\")", t)
+            self.assertNotIn("PASS 576", t)
+            self.assertIn("nothing here: these patches fix bugs", t)
+            comparison(b + "/2.43/check/compare-glibc-fixes.json", {"PASS": 511}, {"PASS": 530})
+            t = self.letter(b, "--part", "fixes")
+            self.assertIn("stock: PASS 511 fixes: PASS 530 regressions: 0", t)
+            t = self.letter(b, "--part", "scale", "--fixes-count", "4")
+            self.assertIn("Stack cache lock off the create and exit paths", t)
+            self.assertIn('depends on the 4 patches of "[PATCH 0/4] nptl: Fix set*id deadlocks', t)
+            self.assertIn("PASS 576", t)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -38,6 +38,9 @@ BAD = [
     (["sysroot", "JOBS=many"], "JOBS"),
     (["check-series", "BASE=2.99"], "2.99"),
     (["mail", "BASE=2.99"], "2.99"),
+    (["mail", "BZ=no-such-bug=123"], "no-such-bug"),
+    (["mail", "BZ=setxid-create-fail-deadlock=soon"], "name=NUMBER"),
+    (["export-debian", "SERIES=everything"], "everything"),
 ]
 
 GOOD = [
@@ -45,6 +48,8 @@ GOOD = [
     ["bench", "BENCH=create-join"],
     ["check", "BASE=2.36"],
     ["sysroot", "ARCH=powerpc64le"],
+    ["mail", "BZ=setxid-create-fail-deadlock=30001"],
+    ["export-debian", "SERIES=scale"],
 ]
 
 
