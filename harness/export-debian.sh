@@ -31,8 +31,9 @@ note "unpacking ${SRC_DSC##*/} (without its patches)"
 (cd "$tmp" && dpkg-source --skip-patches -x "$SRC_DSC" pkg) > "$tmp/unpack.log" 2>&1 \
   || die "dpkg-source -x ${SRC_DSC##*/} failed (see the end of $tmp/unpack.log)"
 cp -r "$tmp/export/nptl-scale" "$tmp/pkg/debian/patches/"
+debian_count=$(grep -cv '^#\|^$' "$tmp/pkg/debian/patches/series")
 cat "$tmp/export/series" >> "$tmp/pkg/debian/patches/series"
-note "quilt push -a: Debian's $(grep -cv '^#\|^$' "$tmp/pkg/debian/patches/series") patches, ours last"
+note "quilt push -a: Debian's $debian_count patches, then our $(wc -l < "$tmp/export/series")"
 if ! (cd "$tmp/pkg" && QUILT_PATCHES=debian/patches QUILT_PC=.pc quilt push -a -q) \
      > "$tmp/quilt.log" 2>&1; then
   failed=$(sed -n 's/^Applying patch \(.*\)$/\1/p' "$tmp/quilt.log" | tail -n1)
