@@ -23,9 +23,10 @@ glibc's support/ headers replaced by harness/reproducer-support.h and its
 driver by harness/reproducer-driver.c, so that it builds with any C
 compiler against an installed glibc.  Each --run NAME=CC builds the
 reproducer with the compiler wrapper CC (a sysroot's bin/cc) and runs it;
-the report quotes what each printed.  A reproducer that does not fail
-with --run stock, or does not pass with another --run, is an error: the
-report would claim what was not seen.  --bz name=NNNNN puts the bug's
+the report quotes what each printed.  A reproducer that does not FAIL
+with --run stock, or does not PASS with another --run (a build error
+and UNSUPPORTED are neither), is an error: the report would claim what
+was not seen.  --bz name=NNNNN puts the bug's
 number into the report's title line once the submitter has filed it.
 """
 
@@ -44,7 +45,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FIELDS = ("Name", "Patch", "Component", "Summary", "Test", "Modules", "Env",
           "Arch", "Observed", "Expected")
 REQUIRED = ("Name", "Patch", "Component", "Summary", "Test", "Observed", "Expected")
-SUPPORT_INCLUDE = re.compile(r'^#include <support/([\w.-]+)>\s*$')
+SUPPORT_INCLUDE = re.compile(r'^#\s*include <support/([\w.-]+)>\s*$')
 
 
 def read_bugs(path):
@@ -68,9 +69,15 @@ def read_bugs(path):
                 if not sep or key not in FIELDS:
                     raise ValueError("%s:%d: not a field of a bug (%s): %s"
                                      % (path, n, ", ".join(FIELDS), line[:60]))
+                if key in cur:
+                    raise ValueError("%s:%d: a second %s in one bug" % (path, n, key))
                 cur[key] = value.strip()
     if cur:
         bugs.append(cur)
+    names = [b.get("Name") for b in bugs]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError("%s: two bugs named %s" % (path, twice[0]))
     for b in bugs:
         missing = [k for k in REQUIRED if not b.get(k)]
         if missing:
@@ -85,6 +92,9 @@ def new_files(patch_text):
         if "\nnew file mode " not in sec.split("@@", 1)[0]:
             continue
         path = sec.split()[3][2:]
+        if "\n@@" not in sec:
+            files[path] = ""  # empty or binary
+            continue
         body = sec.split("\n@@", 1)[1].split("\n", 1)[1]
         lines = [l[1:] for l in body.split("\n") if l.startswith("+")]
         files[path] = "\n".join(lines) + "\n"
@@ -94,8 +104,8 @@ def new_files(patch_text):
 def gnu_source(text):
     """TEXT with _GNU_SOURCE defined before its first #include, as glibc
     builds its tests."""
-    i = text.find("\n#include ")
-    return text if i < 0 else text[:i + 1] + "#define _GNU_SOURCE 1\n" + text[i + 1:]
+    m = re.search(r"(?m)^#\s*include ", text)
+    return text if m is None or "#define _GNU_SOURCE" in text else text[:m.start()] + "#define _GNU_SOURCE 1\n" + text[m.start():]
 
 
 def standalone(source, support_h, driver_c):
@@ -127,7 +137,8 @@ def commands(bug):
 
 def run_reproducer(files, bug, cc, timeout):
     """Build and run the reproducer with CC in a directory of its own:
-    (True if it passed, what it printed last, or why it did not run)."""
+    ("pass" or "fail" as its driver said, or "other" when it did not
+    build, was UNSUPPORTED or ended otherwise; what it said)."""
     build, run = commands(bug)
     with tempfile.TemporaryDirectory() as d:
         for name, text in files.items():
@@ -135,22 +146,27 @@ def run_reproducer(files, bug, cc, timeout):
                 f.write(text)
         env = dict(os.environ, CC=cc)
         for cmd in build:
-            r = subprocess.run(["sh", "-c", cmd], cwd=d, env=env,
-                               capture_output=True, text=True)
+            r = subprocess.run(["sh", "-c", cmd], cwd=d, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True)
             if r.returncode != 0:
-                return False, "did not build: %s" % (r.stderr.strip().split("\n") or ["?"])[0][:200]
+                said = [l for l in r.stdout.split("\n") if "error" in l] or \
+                    [l for l in r.stdout.split("\n") if l.strip()] or ["(no output)"]
+                return "other", "did not build (exit %d): %s" % (r.returncode, said[0][:200])
         try:
-            r = subprocess.run(["sh", "-c", "exec env " + run], cwd=d, env=env, capture_output=True,
+            r = subprocess.run(["sh", "-c", "exec env " + run], cwd=d, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
-            return False, "did not finish in %d s" % timeout
-        said = [l for l in (r.stderr + r.stdout).split("\n") if l.strip()]
+            return "other", "did not finish in %d s" % timeout
+        said = [l for l in r.stdout.split("\n") if l.strip()]
         last = said[-1] if said else "(nothing)"
         first_error = next((l for l in said if l.startswith(("error:", "FAIL:"))), None)
         outcome = "exit %d, %s" % (r.returncode, last)
         if first_error and first_error != last:
             outcome += " (%s)" % first_error[:160]
-        return r.returncode == 0 and last == "PASS", outcome
+        kind = ("pass" if (r.returncode, last) == (0, "PASS")
+                else "fail" if (r.returncode, last) == (1, "FAIL") else "other")
+        return kind, outcome
 
 
 def test_result(check_dir, variant, test):
@@ -194,16 +210,17 @@ def report(bug, a, files, runs):
              "Summary:    %s" % bug["Summary"]]
     if bug["Name"] in bz:
         lines.append("Bug:        BZ #%s (the fix's commit message carries it)" % bz[bug["Name"]])
-    lines += ["Target:     %s" % (bug["Arch"] + "-linux-gnu only" if bug.get("Arch")
-                                  else "any (reproduced on %s-linux-gnu)" % a.arch),
+    lines += ["Target:     %s" % (bug["Arch"] + "-linux-gnu only" if bug.get("Arch") else "any"),
               "", "Description:", wrap(bug["Observed"]), "",
               "Expected:", wrap(bug["Expected"]), "",
               "Reproduced:"]
-    for name, (ok, said) in runs:
-        lines.append("  glibc %s, %s: %s" % (a.label, "stock" if name == "stock"
-                                             else "with the fix (%s)" % name, said))
+    for name, (kind, said) in runs:
+        lines.append("  glibc %s on %s-linux-gnu, %s: %s" % (
+            a.label, a.arch, "stock" if name == "stock" else "with the fix (%s)" % name, said))
     if not runs:
-        lines.append("  the stand-alone reproducer was not run here (no sysroot built)")
+        lines.append("  the stand-alone reproducer was not run here (%s)" % (
+            "the bug shows on %s only; this is %s" % (bug["Arch"], a.arch)
+            if bug.get("Arch") and bug["Arch"] != a.arch else "no sysroot built"))
     if result:
         lines.append("  glibc's test %s in the fixed tree (make check, %s): %s"
                      % (bug["Test"], result[1], result[0]))
@@ -244,13 +261,13 @@ def main():
     with open(os.path.join(HERE, "reproducer-driver.c")) as f:
         driver_c = f.read()
     if a.bz:
+        bad = [x for x in a.bz.split(",") if not re.fullmatch(r"[\w-]+=[0-9]+", x)]
+        if bad:
+            sys.exit("bug_reports.py: BZ=%s: not name=NUMBER: %s" % (a.bz, bad[0]))
         unknown = [x.split("=")[0] for x in a.bz.split(",")
                    if x.split("=")[0] not in {b["Name"] for b in bugs}]
         if unknown:
             sys.exit("bug_reports.py: BZ= names no bug of %s: %s" % (a.bugs, ", ".join(unknown)))
-        bad = [x for x in a.bz.split(",") if not re.fullmatch(r"[\w-]+=[0-9]+", x)]
-        if bad:
-            sys.exit("bug_reports.py: BZ=%s: not name=NUMBER: %s" % (a.bz, bad[0]))
     if a.bz_lines:
         bz = dict(x.split("=", 1) for x in (a.bz or "").split(",") if "=" in x)
         for b in bugs:
@@ -302,11 +319,13 @@ def main():
             if f is None:
                 continue
             name = spec.partition("=")[0]
-            ok, said = f.result()
-            runs.append((name, (ok, said)))
-            if ok == (name == "stock"):
-                errors.append("%s: the reproducer %s with %s: %s"
-                              % (bug["Name"], "passed" if ok else "did not pass", name, said))
+            kind, said = f.result()
+            runs.append((name, (kind, said)))
+            want = "fail" if name == "stock" else "pass"
+            if kind != want:
+                errors.append("%s: the reproducer %s with %s: %s" % (
+                    bug["Name"], {"pass": "passed", "fail": "failed"}.get(kind, "could not run"),
+                    name, said))
         with open(os.path.join(a.out, bug["Name"] + ".txt"), "w") as f:
             f.write(report(bug, a, files, runs))
     if errors:

@@ -30,7 +30,7 @@ import textwrap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUBJECTS = {"scale": "nptl: Stack cache lock off the create and exit paths; legacy condvar tunable",
-            "fixes": "nptl: Fix set*id deadlocks and stacks the stack cache never reuses"}
+            "fixes": "nptl: Fix set*id deadlocks in pthread_create, and stack cache bugs"}
 MOTIVATION = {"scale": "cover-letter.txt", "fixes": "cover-letter-fixes.txt"}
 KINDS = (("glibc", "glibc's tests (the quick selection of nptl, nptl_db, elf, posix)"),
          ("dejagnu", "nptl-scale's stress and regression suite"),
@@ -47,12 +47,12 @@ def mtime(path):
                                            datetime.timezone.utc).strftime("%Y-%m-%d")
 
 
-def committed_full(base, results):
-    """The newest make check-full comparison committed for BASE
-    (RESULTS/BASE/<date>-check-full/compare-glibc-patched.json), with its
+def committed_full(base, results, variant="patched"):
+    """The newest make check-full comparison of VARIANT committed for BASE
+    (RESULTS/BASE/<date>-check-full/compare-glibc-VARIANT.json), with its
     date and directory; None if there is none."""
     found = sorted(glob.glob(os.path.join(results, base, "*-check-full",
-                                          "compare-glibc-patched.json")))
+                                          "compare-glibc-%s.json" % variant)))
     if not found:
         return None
     d = os.path.dirname(found[-1])
@@ -71,7 +71,7 @@ def check_part(build, base, results=None, variant="patched"):
         p = os.path.join(build, base, d, "compare-%s-%s.json" % (kind, variant))
         when = mtime(p) if os.path.exists(p) else None
         if when is None and d == "check-full" and results:
-            c = committed_full(base, results)
+            c = committed_full(base, results, variant)
             if c:
                 p, day, where = c
                 when = "%s, %s" % (day, where)
@@ -106,19 +106,20 @@ def emulator(check_dir):
         return "qemu-user"
 
 
-def arch_part(build, base):
-    """The make check comparisons of the other targets, then the targets
-    make check-arches compiled; nothing when none was run."""
+def arch_part(build, base, variant="patched"):
+    """The make check comparisons (stock against VARIANT) of the other
+    targets, then the targets make check-arches compiled (the whole
+    series only); nothing when none was run."""
     out = []
     for arch, how in ARCHES:
         check_dir = os.path.join(build, "%s-%s" % (base, arch), "check")
-        if os.path.isdir(check_dir):
-            lines, _ = check_part(build, "%s-%s" % (base, arch))
+        if os.path.exists(os.path.join(check_dir, "compare-glibc-%s.json" % variant)):
+            lines, _ = check_part(build, "%s-%s" % (base, arch), variant=variant)
             how = how.format(qemu=emulator(check_dir))
             out += ["  %s (%s):" % (arch, how)] + ["  " + l.replace("\n", "\n  ")
                                                  for l in lines]
     summary = os.path.join(build, "arches", base, "summary.txt")
-    if os.path.exists(summary):
+    if variant == "patched" and os.path.exists(summary):
         with open(summary) as f:
             compiled = [l.split() for l in f if " compiled, " in l]
         if compiled:
@@ -190,7 +191,7 @@ def private_changes(patch):
     return out
 
 
-def private_part(build, base, maildir):
+def private_part(build, base, maildir, variant="patched"):
     """Per patch, what it changes between ld.so and libc.so
     (private_changes); what make check found of it (abi/layout/...,
     abi/tunable-ids, abi/mixed-loader/...: an ld.so and a libc.so, one
@@ -206,7 +207,7 @@ def private_part(build, base, maildir):
         out.append("  %d: %s" % (n, "; ".join(changes) if changes else "nothing"))
         if not changes:
             clean.append(str(n))
-    sum_path = os.path.join(build, base, "check", "abi-patched.sum")
+    sum_path = os.path.join(build, base, "check", "abi-%s.sum" % variant)
     if os.path.exists(sum_path):
         with open(sum_path) as f:
             found = [l.strip() for l in f
@@ -242,36 +243,44 @@ def main():
             "sent as a thread of its own, and applies on top of them."
             % (a.fixes_count, a.fixes_count, SUBJECTS["fixes"])), motivation])
     variant = "fixes" if a.part == "fixes" else "patched"
-    bench, cores = bench_part(a.build, a.base)
     checks, full = check_part(a.build, a.base, a.results, variant)
-    arches = arch_part(a.build, a.base)
+    arches = arch_part(a.build, a.base, variant)
     origin = os.path.join(a.build, a.base, "source", "ORIGIN")
     source = open(origin).read().strip() if os.path.exists(origin) else "unknown"
+    tested = ([motivation, "",
+               wrap("Tested on x86_64, on glibc %s (source: %s), stock and %s "
+                    "built the same way and compared test by test (nptl-scale's "
+                    "make check):" % (a.label or a.base, source,
+                                      "with these patches" if a.part == "fixes"
+                                      else "patched"))]
+              + checks
+              + (["", "Other targets, built and compared the same way:"] + arches
+                 if arches else []))
     if a.part == "fixes":
-        bench = ["  nothing here: these patches fix bugs; the one that moves munmap "
-                 "out of the stack lock gives its figures in its commit message"]
+        # Bug fixes: their tests are the evidence; no benchmark.
+        measured = ["", wrap("Not run here%s." % (
+            "" if full else ": glibc's whole test suite with these patches alone "
+            "(make check-full VARIANTS=\"stock fixes\")"))] if not full else []
+    else:
+        bench, cores = bench_part(a.build, a.base)
+        measured = (["", "Measured (nptl-scale's make bench), stock and patched interleaved:"]
+                    + bench
+                    + ["", wrap("Not measured here: %s" % (
+                        "a machine with many cores (the symptom this series addresses needs "
+                        "them; on %s cores the cause is shown instead, as lock hold times "
+                        "with experiments/lockstat.patch); %s%s." % (
+                            cores or "these",
+                            "benchmarks on other architectures" if arches
+                            else "other architectures",
+                            "" if full else "; glibc's whole test suite (make check-full)"))),
+                       "", "The figures of each patch are in its commit message."])
     blurb = "\n".join(
-        [motivation, "",
-         wrap("Tested on x86_64, on glibc %s (source: %s), stock and patched "
-              "built the same way and compared test by test (nptl-scale's "
-              "make check):" % (a.label or a.base, source))]
-        + checks
-        + (["", "Other targets, built and compared the same way:"] + arches if arches else [])
-        + ["", "Measured (nptl-scale's make bench), stock and patched interleaved:"]
-        + bench
-        + ["", wrap("Not measured here: %s" % (
-            "a machine with many cores (the symptom this series addresses needs "
-            "them; on %s cores the cause is shown instead, as lock hold times "
-            "with experiments/lockstat.patch); %s%s." % (
-                cores or "these",
-                "benchmarks on other architectures" if arches else "other architectures",
-                "" if full else "; glibc's whole test suite (make check-full)"))),
-           "", "The figures of each patch are in its commit message.",
-           "", wrap("What the patches change in what an ld.so and a libc.so of "
+        tested + measured
+        + ["", wrap("What the patches change in what an ld.so and a libc.so of "
                     "the release share (GLIBC_PRIVATE), which a stable branch "
                     "must keep for a process whose ld.so and libc.so come from "
                     "different builds (as during a package update):")]
-        + private_part(a.build, a.base, os.path.dirname(os.path.abspath(a.cover)))
+        + private_part(a.build, a.base, os.path.dirname(os.path.abspath(a.cover)), variant)
         + (["", wrap("The diffstat below leaves out the manual/ hunks of the "
                      "series: it was made on a tree without manual/.")]
            if a.manual_left_out else []))

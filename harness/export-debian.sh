@@ -2,7 +2,8 @@
 # make export-debian: the backport (BASE, default 2.36) as quilt patches
 # with DEP-3 headers for Debian's glibc source package: by default the
 # fixes alone (series.fixes: what a stable update takes); SERIES=scale
-# the whole series, the fixes and the scalability patches on top.  In
+# the whole series, the fixes and the scalability patches on top (in
+# $BUILD/export-debian/<base>-scale/).  In
 # $BUILD/export-debian/<base>/ (nptl-scale/*.diff and `series`, the lines
 # to append to debian/patches/series), checked: Debian's source package
 # of the suite is unpacked without its patches, ours are appended to its
@@ -19,7 +20,8 @@ esac
   || die "no $(series_file fixes): this base has no fixes series (SERIES=scale exports the whole series)"
 ensure_tools quilt dpkg-source python3
 suite=$(suite_for_base "$BASE")
-out=$BUILD/export-debian/$BASE
+out=$BUILD/export-debian/$BASE${SERIES:+-$SERIES}
+[ "${SERIES:-fixes}" = fixes ] && out=$BUILD/export-debian/$BASE
 tmp=$out.tmp
 rm -rf "$tmp" && mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT

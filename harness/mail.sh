@@ -2,7 +2,7 @@
 # make mail: the series as mails for libc-alpha, in $BUILD/mail/<base>/,
 # as two threads and the bug reports:
 #   fixes/  the fixes of stock bugs (series.fixes, the first patches of
-#           the series), each with a test that fails on stock;
+#           the series), each with its test;
 #   scale/  the rest of the series, whose cover letter says that it
 #           depends on the fixes thread;
 #   bugs/   a report per stock bug for sourceware Bugzilla
@@ -82,9 +82,15 @@ note "the series of glibc $(glibc_label) as mails from $name <$email>"
 # lines of the bugs filed, and a Signed-off-by: trailer of theirs (git
 # interpret-trailers: its own paragraph at the end of the message, before
 # the --- line); the dates stay.
+# (series_patches dies on a missing entry: in a process substitution that
+# would only end the subshell, so each list is checked first.)
+series_patches patched >/dev/null || exit 1
 mapfile -t series < <(series_patches patched)
 fixes=()
-[ -f "$(series_file fixes)" ] && mapfile -t fixes < <(series_patches fixes)
+if [ -f "$(series_file fixes)" ]; then
+  series_patches fixes >/dev/null || exit 1
+  mapfile -t fixes < <(series_patches fixes)
+fi
 for i in "${!fixes[@]}"; do
   [ "${fixes[i]}" = "${series[i]:-}" ] \
     || die "$(series_file fixes): the fixes must be the first patches of $(series_file patched), in its order (entry $((i + 1)) is ${fixes[i]##*/})"
@@ -157,7 +163,9 @@ thread scale "${#fixes[@]}" $(( ${#series[@]} - ${#fixes[@]} ))
 # The bug reports: the reproducers run with the sysroots that are built
 # here (stock, and the fixes, or else the whole series, which has them),
 # when their programs run on this machine.
-if [ -f "$bugs" ]; then
+if [ -f "$bugs" ] && [ ${#fixes[@]} -eq 0 ]; then
+  die "$bugs lists bugs, but there is no $(series_file fixes) whose patches fix them"
+elif [ -f "$bugs" ]; then
   runs=() variant=
   if [ "$(arch_runs)" = native ] && [ -x "$(variant_dir stock cc)" ]; then
     for v in fixes patched; do
@@ -167,8 +175,12 @@ if [ -f "$bugs" ]; then
       break
     done
   fi
-  [ -f "$(base_dir check)/glibc-fixes.sum" ] && variant=fixes
-  [ -n "$variant" ] || variant=patched
+  # The results of make check quoted: those of the sysroot the
+  # reproducers ran with, else the fixes', else the whole series'.
+  if [ -z "$variant" ]; then
+    variant=patched
+    [ -f "$(base_dir check)/glibc-fixes.sum" ] && variant=fixes
+  fi
   [ ${#runs[@]} -gt 0 ] \
     || note "no stock and fixed sysroots here (make sysroot VARIANTS='stock fixes'): the reproducers are not run"
   note "bug reports: $(grep -c '^Name:' "$bugs") from ${bugs#"$TOP"/}${runs:+, each reproducer run on stock and $variant}"
@@ -181,9 +193,13 @@ fi
 ! grep -rlq '^From: nptl-scale <unsent@invalid>' "$tmp/mail" \
   || die "a mail still has the placeholder From: of patches/"
 rm -rf "$out" && mv "$tmp/mail" "$out"
+# The fixes of a release branch go to libc-stable (say the branch in the
+# subjects); its scalability series is for distributions, not a branch.
 for part in fixes scale; do
-  [ -d "$out/$part" ] \
-    && note "$part: $(ls "$out/$part" | wc -l) files in $out/$part; send with git send-email --to=libc-alpha@sourceware.org $out/$part/*.patch"
+  [ -d "$out/$part" ] || continue
+  to=libc-alpha
+  case $BASE/$part in 2.43/*|local/*) ;; */fixes) to=libc-stable ;; *) to= ;; esac
+  note "$part: $(ls "$out/$part" | wc -l) files in $out/$part${to:+; send with git send-email --to=$to@sourceware.org $out/$part/*.patch}"
 done
 [ -d "$out/bugs" ] && note "bug reports: $out/bugs/*.txt (file them, then make mail BZ=name=NUMBER,... puts the numbers into the fixes)"
 exit 0

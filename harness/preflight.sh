@@ -41,8 +41,9 @@ for g in "$@"; do
       esac ;;
     mail)
       if [ -n "$BZ" ]; then
-        [ -f "$(patch_dir)/bugs" ] || die "BZ=$BZ: no $(patch_dir)/bugs names the bugs of this base"
-        "$TOP/harness/bug_reports.py" --bugs "$(patch_dir)/bugs" --bz "$BZ" --bz-lines >/dev/null || exit 1
+        d=$(patch_dir) || exit 1
+        [ -f "$d/bugs" ] || die "BZ=$BZ: no $d/bugs names the bugs of this base"
+        "$TOP/harness/bug_reports.py" --bugs "$d/bugs" --bz "$BZ" --bz-lines >/dev/null || exit 1
       fi ;;
   esac
 done

@@ -4,10 +4,10 @@
    (harness/bug_reports.py puts this in place of the test's support/
    includes, so that the test builds with any C compiler against an
    installed glibc).  The semantics are glibc's: TEST_* record a failure
-   and go on, FAIL_EXIT1 ends the test with status 1, FAIL_UNSUPPORTED
-   with 77, and the x* wrappers end it when the call fails.  The driver
-   runs do_test with an alarm of TIMEOUT seconds (default 20, as glibc's)
-   and says PASS, FAIL or UNSUPPORTED.  */
+   and go on, FAIL_EXIT1 records one and ends the test with status 1,
+   FAIL_UNSUPPORTED ends it with 77 (1 after a failure), and the x*
+   wrappers end it when the call fails.  reproducer-driver.c runs do_test
+   as glibc's driver does.  */
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -48,9 +48,12 @@ support_fail (int status, const char *file, int line, const char *fmt, ...)
   support_print (status == EXIT_UNSUPPORTED ? "warning" : "error",
 		 file, line, fmt, ap);
   va_end (ap);
+  /* As glibc's support_record_failure: every failure counts, also one
+     that ends the test (FAIL_EXIT1) or a forked child.  */
+  if (status != EXIT_UNSUPPORTED)
+    *support_failures = 1;
   if (status != 0)
-    exit (status);
-  *support_failures = 1;
+    exit (status == EXIT_UNSUPPORTED && *support_failures ? 1 : status);
 }
 
 #define FAIL(...) support_fail (0, __FILE__, __LINE__, __VA_ARGS__)
@@ -61,17 +64,33 @@ support_fail (int status, const char *file, int line, const char *fmt, ...)
   ((expr) ? (void) 0 : FAIL ("not true: %s", #expr))
 #define TEST_VERIFY_EXIT(expr) \
   ((expr) ? (void) 0 : FAIL_EXIT1 ("not true: %s", #expr))
-/* glibc's TEST_COMPARE also checks that both sides have the same
-   signedness; the values are compared the same way here.  */
+/* glibc's TEST_COMPARE: integers only (no floating point, at most the
+   size of long long), equal values and equal signs.  */
 #define TEST_COMPARE(left, right)					\
-  do									\
-    {									\
-      long long support_left = (left), support_right = (right);	\
-      if (support_left != support_right)				\
-	FAIL ("%s == %s: %lld != %lld", #left, #right,			\
-	      support_left, support_right);				\
-    }									\
-  while (0)
+  ({									\
+    typedef __typeof__ (+ (left)) support_left_type;			\
+    typedef __typeof__ (+ (right)) support_right_type;			\
+    support_left_type support_left = (left);				\
+    support_right_type support_right = (right);			\
+    int support_left_positive = support_left > 0;			\
+    int support_right_positive = support_right > 0;			\
+    _Static_assert ((support_left_type) 1.0 == (support_left_type) 1.5, \
+		    "left value has floating-point type");		\
+    _Static_assert ((support_right_type) 1.0				\
+		    == (support_right_type) 1.5,				\
+		    "right value has floating-point type");		\
+    _Static_assert (sizeof (support_left) <= sizeof (long long),	\
+		    "left value fits into long long");			\
+    _Static_assert (sizeof (support_right) <= sizeof (long long),	\
+		    "right value fits into long long");			\
+    if (support_left != support_right					\
+	|| support_left_positive != support_right_positive)		\
+      FAIL ("%s == %s: %s%lld != %s%lld", #left, #right,		\
+	    support_left_positive ? "" : "(signed) ",			\
+	    (long long) support_left,					\
+	    support_right_positive ? "" : "(signed) ",			\
+	    (long long) support_right);				\
+  })
 
 /* An x* wrapper: CALL returns 0 or an error number.  */
 #define SUPPORT_PTHREAD(call)						\
@@ -118,6 +137,8 @@ xpthread_join (pthread_t thr)
 #define xpthread_cond_wait(c, m) SUPPORT_PTHREAD (pthread_cond_wait (c, m))
 #define xpthread_cond_broadcast(c) SUPPORT_PTHREAD (pthread_cond_broadcast (c))
 
+/* As glibc's: true for the thread that pthread_barrier_wait made the
+   serial one.  */
 static inline int
 xpthread_barrier_wait (pthread_barrier_t *b)
 {
@@ -127,7 +148,7 @@ xpthread_barrier_wait (pthread_barrier_t *b)
       errno = ret;
       FAIL_EXIT1 ("pthread_barrier_wait: %m");
     }
-  return ret;
+  return ret == PTHREAD_BARRIER_SERIAL_THREAD;
 }
 
 /* A call that returns -1 and sets errno on failure.  */
@@ -195,9 +216,11 @@ xdlopen (const char *name, int flags)
 static inline void *
 xdlsym (void *h, const char *name)
 {
+  dlerror ();
   void *p = dlsym (h, name);
-  if (p == NULL)
-    FAIL_EXIT1 ("dlsym (%s): %s", name, dlerror ());
+  const char *error = dlerror ();
+  if (error != NULL)
+    FAIL_EXIT1 ("dlsym (%s): %s", name, error);
   return p;
 }
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -60,7 +61,7 @@ class BugReportsTest(unittest.TestCase):
                                 d + "/t.c"], capture_output=True, text=True)
             self.assertEqual(r.returncode, 0, r.stderr)
             r = subprocess.run([d + "/t"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, timeout=30)
+                               text=True, timeout=20)
             return r.returncode, r.stdout
 
     def test_semantics(self):
@@ -85,6 +86,23 @@ class BugReportsTest(unittest.TestCase):
         self.assertIn("timed out", out)
         st, out = self.run_source(test_source('  FAIL_UNSUPPORTED ("no %s", "x");'))
         self.assertEqual(st, 77)
+        # glibc's TEST_COMPARE compares the signs too.
+        st, out = self.run_source(test_source("  TEST_COMPARE ((unsigned long) -1, -1);"))
+        self.assertEqual(st, 1)
+        # A failure that ends a child whose status nobody reads, or a
+        # test that exits 0 after a failure, still fails the test.
+        st, out = self.run_source(test_source(
+            '  if (xfork () == 0)\n    FAIL_EXIT1 ("in the child");\n  wait (NULL);',
+            "#include <sys/wait.h>"))
+        self.assertEqual((st, out.split()[-1]), (1, "FAIL"))
+        st, out = self.run_source(test_source("  TEST_VERIFY (0);\n  exit (0);"))
+        self.assertEqual(st, 1)
+        # A hung child does not hold the reproducer past its timeout.
+        t0 = time.monotonic()
+        st, out = self.run_source(test_source(
+            "  if (xfork () == 0)\n    pause ();\n  pause ();", "#define TIMEOUT 1"))
+        self.assertEqual(st, 1)
+        self.assertLess(time.monotonic() - t0, 15)
         # The x* wrappers end the test when the call fails.
         st, out = self.run_source(test_source(
             "  pthread_attr_t a;\n  xpthread_attr_init (&a);\n"
@@ -144,7 +162,8 @@ class BugReportsTest(unittest.TestCase):
             self.assertIn("Version:    2.43\n", text)
             self.assertIn("BZ #12345", text)
             self.assertIn("[PATCH 3/4] nptl: Fix x", text)
-            self.assertIn("glibc 2.43 (upstream), stock: exit 1, FAIL", text)
+            self.assertIn("glibc 2.43 (upstream) on x86_64-linux-gnu, stock: exit 1, FAIL", text)
+            self.assertEqual(text.count("#define _GNU_SOURCE"), 1)
             self.assertIn("--- tst-x.c ---", text)
             self.assertNotIn("<support/", text)
             self.assertNotIn("other.c", text)
@@ -156,7 +175,11 @@ class BugReportsTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             # Nor one that fails with the fix.
             r, _ = self.generate(d, "  TEST_COMPARE (2, 3);", "stock", "fixes")
-            self.assertIn("x-bug: the reproducer did not pass with fixes", r.stderr)
+            self.assertIn("x-bug: the reproducer failed with fixes", r.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            # UNSUPPORTED on stock reproduces nothing.
+            r, _ = self.generate(d, '  FAIL_UNSUPPORTED ("no");', "stock")
+            self.assertIn("x-bug: the reproducer could not run with stock: exit 77", r.stderr)
 
 
 if __name__ == "__main__":
