@@ -164,8 +164,10 @@ def run_reproducer(files, bug, cc, timeout):
         outcome = "exit %d, %s" % (r.returncode, last)
         if first_error and first_error != last:
             outcome += " (%s)" % first_error[:160]
+        # The driver's last line: PASS, FAIL, or its "FAIL: timed out".
         kind = ("pass" if (r.returncode, last) == (0, "PASS")
-                else "fail" if (r.returncode, last) == (1, "FAIL") else "other")
+                else "fail" if r.returncode == 1 and (last == "FAIL" or last.startswith("FAIL:"))
+                else "other")
         return kind, outcome
 
 

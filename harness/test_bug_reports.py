@@ -32,6 +32,7 @@ def patch_creating(files):
 def test_source(body, extra=""):
     return textwrap.dedent("""\
         /* A test.  */
+        #define TIMEOUT 1
         #include <stdio.h>
         #include <support/check.h>
         #include <support/xthread.h>
@@ -81,7 +82,7 @@ class BugReportsTest(unittest.TestCase):
         self.assertEqual(st, 1)
         self.assertIn("not true: 0", out)
         # A hang fails by timeout (TIMEOUT, as glibc's tests set it).
-        st, out = self.run_source(test_source("  pause ();", "#include <unistd.h>\n#define TIMEOUT 1"))
+        st, out = self.run_source(test_source("  pause ();", "#include <unistd.h>"))
         self.assertEqual(st, 1)
         self.assertIn("timed out", out)
         st, out = self.run_source(test_source('  FAIL_UNSUPPORTED ("no %s", "x");'))
@@ -100,7 +101,7 @@ class BugReportsTest(unittest.TestCase):
         # A hung child does not hold the reproducer past its timeout.
         t0 = time.monotonic()
         st, out = self.run_source(test_source(
-            "  if (xfork () == 0)\n    pause ();\n  pause ();", "#define TIMEOUT 1"))
+            "  if (xfork () == 0)\n    pause ();\n  pause ();"))
         self.assertEqual(st, 1)
         self.assertLess(time.monotonic() - t0, 15)
         # The x* wrappers end the test when the call fails.
@@ -176,6 +177,11 @@ class BugReportsTest(unittest.TestCase):
             # Nor one that fails with the fix.
             r, _ = self.generate(d, "  TEST_COMPARE (2, 3);", "stock", "fixes")
             self.assertIn("x-bug: the reproducer failed with fixes", r.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            # A deadlock on stock, ended by the timeout, reproduces the bug.
+            r, text = self.generate(d, "  pause ();", "stock")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("stock: exit 1, FAIL: timed out", text)
         with tempfile.TemporaryDirectory() as d:
             # UNSUPPORTED on stock reproduces nothing.
             r, _ = self.generate(d, '  FAIL_UNSUPPORTED ("no");', "stock")
