@@ -714,6 +714,9 @@ def report(doc, rows, variants, path):
     for v in variants:
         out.append("- %s: %s" % (v, doc["sysroots"].get(v, "")))
     out.append("")
+    if doc.get("partial"):
+        out += ["**Partial:** the run stopped before its end (a time limit, or "
+                "killed); the tables have the configurations that ran.", ""]
     if doc.get("failed"):
         out += ["**Failed:** %s (their output is below)." % "; ".join(doc["failed"]), ""]
     for group in (g for g in GROUPS if g in TITLES):
@@ -1186,6 +1189,17 @@ def derive(doc, variants, outdir):
     return rows
 
 
+def save_results(doc, outdir, partial=False):
+    """Write OUTDIR/results.json (through a temporary file: a run killed
+    while writing leaves the previous one); PARTIAL marks a run still
+    going, or stopped before its end."""
+    doc["partial"] = partial
+    tmp = os.path.join(outdir, "results.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1)
+    os.replace(tmp, os.path.join(outdir, "results.json"))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--base")
@@ -1283,6 +1297,10 @@ def main():
                 done += 0 if profile else 1
             if profile:
                 continue
+            # What has run so far, so that a run stopped by a time limit
+            # still has its data (--report-only renders it; the report
+            # says that it is partial).
+            save_results(doc, a.out, partial=True)
             last = [r for r in doc["results"][-len(a.variants):]]
             print("[%3d/%d] %-13s %-18s t=%-3d %s" % (
                 done, total, case, param or "-", n,
@@ -1305,8 +1323,7 @@ def main():
     doc["failed"] = failed
     rows = derive(doc, a.variants, a.out)
     doc["summary"] = rows
-    with open(os.path.join(a.out, "results.json"), "w") as f:
-        json.dump(doc, f, indent=1)
+    save_results(doc, a.out)
     report(doc, rows, a.variants, os.path.join(a.out, "report.md"))
     print("==> %s" % os.path.join(a.out, "report.md"))
     # A failed run is shown in the report; a configuration without any

@@ -435,6 +435,8 @@ FAKE_CC = r"""#!/bin/sh
 while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
 cat > "$out" <<EOF
 #!/bin/sh
+# At 500 threads, with FAKE_DIR/hang, as a run stopped by a time limit.
+case " \$* " in *" -t 500 "*) [ -e "\$FAKE_DIR/hang" ] && sleep 600;; esac
 echo '{"ops": 1000, "rate": %(rate)s, "thread_ops_min": 1, "thread_ops_max": 1, "process_cpu_pct": 50.0, "machine_busy_pct": 50.0, "rss_kib": 1024, "ops_total": 1000}'
 EOF
 chmod +x "$out"
@@ -502,6 +504,45 @@ class RunTest(unittest.TestCase):
         with open(os.path.join(self.out, "report.md")) as f:
             report = f.read()
         return r, doc, report
+
+    def test_stopped_run_leaves_its_results(self):
+        """A run killed before its end (as by a time limit) leaves what
+        has run in results.json, marked partial, and --report-only
+        renders it; a run that ends is not partial."""
+        r, doc, report = self.bench("clone-floor")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertFalse(doc["partial"])
+        self.assertNotIn("**Partial:**", report)
+        shutil.rmtree(self.out)
+        self.write(os.path.join(self.dir, "hang"), "")
+        cmd = [sys.executable, RUN_PY, "--base", "fake", "--build",
+               os.path.join(self.dir, "build"), "--out", self.out, "--bench",
+               "clone-floor", "--reps", "1", "--seconds", "0.01", "stock", "patched"]
+        p = subprocess.Popen(cmd, env=self.env, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+        try:
+            # The 120-thread line is printed after results.json is written.
+            for line in p.stdout:
+                if "t=120" in line:
+                    break
+        finally:
+            os.killpg(p.pid, 9)
+            p.wait()
+            p.stdout.close()
+        with open(os.path.join(self.out, "results.json")) as f:
+            doc = json.load(f)
+        self.assertTrue(doc["partial"])
+        self.assertEqual(sorted({x["threads"] for x in doc["results"]}),
+                         [n for n in sorted(set(run.CREATORS + [os.cpu_count() or 1]))
+                          if n < 500])
+        r = subprocess.run(cmd[:-2] + ["--report-only", "stock", "patched"],
+                           env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(os.path.join(self.out, "report.md")) as f:
+            report = f.read()
+        self.assertIn("**Partial:**", report)
+        self.assertIn("| clone-floor | - | 120 | 100 [100-100] |", report)
+        self.assertNotIn("| clone-floor | - | 500 |", report)
 
     def test_glibc_alone(self):
         r, doc, report = self.bench("glibc")
