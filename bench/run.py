@@ -409,7 +409,7 @@ def lockstat_base(variant):
 # A bundle (make bench-bundle) carries the benchmark binaries, each
 # sysroot's run-time files and this runner, and runs without a compiler on
 # another x86_64 Linux machine:
-#   BUNDLE/run                     ./run [--bench NAME] [--reps N] [VARIANT...]
+#   BUNDLE/run                     ./run [--bench NAME] [--reps N] [--resume] [VARIANT...]
 #   BUNDLE/bench/                  this runner, the driver and the cases
 #   BUNDLE/bin/SYSROOT/CASE        the benchmark binaries
 #   BUNDLE/sysroots/SYSROOT/lib/   ld.so, libc.so.6, ... (debug info stripped)
@@ -417,7 +417,7 @@ def lockstat_base(variant):
 BUNDLE_LIBS = ("ld-linux", "libc.so", "libm.so", "libpthread.so", "libdl.so",
                "librt.so")
 RUN_SCRIPT = """#!/bin/sh
-# nptl-scale benchmark bundle: ./run [--bench GROUP] [--reps N] [VARIANT...]
+# nptl-scale benchmark bundle: ./run [--bench GROUP] [--reps N] [--resume] [VARIANT...]
 # Needs python3; results in ./results (or $OUT_DIR).
 here=$(cd "$(dirname "$0")" && pwd)
 exec python3 "$here/bench/run.py" --bundle "$here" --out "${OUT_DIR:-$here/results}" "$@"
@@ -1189,6 +1189,35 @@ def derive(doc, variants, outdir):
     return rows
 
 
+def resumed(doc, outdir, variants, profiled):
+    """For --resume: take into DOC the runs of the configurations that the
+    partial OUTDIR/results.json of the same plan (mode, repetitions,
+    seconds, variants) finished (with their profile run if PROFILED), and
+    return those configurations; the runs of a configuration it did not
+    finish are run again."""
+    try:
+        with open(os.path.join(outdir, "results.json")) as f:
+            old = json.load(f)
+    except (OSError, ValueError):
+        return set()
+    same = ("mode", "reps", "seconds")
+    if not old.get("partial") or any(old.get(k) != doc[k] for k in same) \
+            or sorted(old.get("sysroots", {})) != sorted(variants):
+        sys.exit("run.py: --resume: %s is not a stopped run of this plan "
+                 "(mode, reps, seconds and variants must match)"
+                 % os.path.join(outdir, "results.json"))
+    key = lambda r: (r["group"], r["case"], r["threads"], r["param"])  # noqa: E731
+    runs = collections.Counter(key(r) for r in old["results"])
+    profiles = collections.Counter(key(r) for r in old.get("syscall_profile", []))
+    done = {k for k, n in runs.items() if n == doc["reps"] * len(variants)
+            and (not profiled or profiles[k] == len(variants))}
+    doc["date"] = old["date"]
+    doc["results"] = [r for r in old["results"] if key(r) in done]
+    doc["syscall_profile"] = [r for r in old.get("syscall_profile", []) if key(r) in done]
+    print("==> resuming: %d configurations done" % len(done))
+    return done
+
+
 def save_results(doc, outdir, partial=False):
     """Write OUTDIR/results.json (through a temporary file: a run killed
     while writing leaves the previous one); PARTIAL marks a run still
@@ -1212,6 +1241,9 @@ def main():
     ap.add_argument("--reps", type=int)
     ap.add_argument("--seconds", type=float)
     ap.add_argument("--in-env", default="", help="command prefix: run DIR CMD...")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the configurations that a stopped run of the same "
+                    "plan in --out finished, and run the rest")
     ap.add_argument("--report-only", action="store_true",
                     help="render report.md and the plots again from results.json")
     ap.add_argument("variants", nargs="*")
@@ -1276,10 +1308,15 @@ def main():
     # configuration and variant, not used for the rates, counts them.
     timed_events = [e for e in events if ":" not in e and e != EXIT_TRACE]
     syscall_events = [e for e in events if ":" in e]
+    done_cfgs = resumed(doc, a.out, a.variants, bool(syscall_events)) \
+        if a.resume else set()
     limits = {c.name: c.limit for c in CASES}
     total = len(cfgs) * reps * len(a.variants)
     done = 0
     for group, case, n, param in cfgs:
+        if (group, case, n, param) in done_cfgs:
+            done += reps * len(a.variants)
+            continue
         for rep in range(reps + (1 if syscall_events else 0)):
             profile = rep == reps
             for v in a.variants:
@@ -1295,12 +1332,12 @@ def main():
                             "param": param, "variant": v, "rep": rep})
                 (doc["syscall_profile"] if profile else doc["results"]).append(res)
                 done += 0 if profile else 1
-            if profile:
-                continue
             # What has run so far, so that a run stopped by a time limit
             # still has its data (--report-only renders it; the report
-            # says that it is partial).
+            # says that it is partial; --resume goes on from it).
             save_results(doc, a.out, partial=True)
+            if profile:
+                continue
             last = [r for r in doc["results"][-len(a.variants):]]
             print("[%3d/%d] %-13s %-18s t=%-3d %s" % (
                 done, total, case, param or "-", n,

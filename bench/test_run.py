@@ -4,6 +4,7 @@ become medians and ratios (summarize, compare_glibc_bench), and whole runs
 on fake sysroots (a compiler that writes a program printing a fixed
 result, a make that writes glibc's bench.out, a stress-ng that prints its
 metrics line), so that no glibc is needed."""
+import collections
 import importlib.util
 import json
 import os
@@ -543,6 +544,27 @@ class RunTest(unittest.TestCase):
         self.assertIn("**Partial:**", report)
         self.assertIn("| clone-floor | - | 120 | 100 [100-100] |", report)
         self.assertNotIn("| clone-floor | - | 500 |", report)
+        # --resume of another plan refuses, and leaves the file as it was.
+        r = subprocess.run([c if c != "1" else "2" for c in cmd] + ["--resume"],
+                           env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("not a stopped run of this plan", r.stderr)
+        with open(os.path.join(self.out, "results.json")) as f:
+            self.assertEqual(json.load(f), doc)
+        # --resume of the same plan runs only what is left.
+        os.remove(os.path.join(self.dir, "hang"))
+        r = subprocess.run(cmd + ["--resume"], env=self.env, capture_output=True,
+                           text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ran = [l for l in r.stdout.splitlines() if l.startswith("[")]
+        self.assertEqual(len(ran), 1, r.stdout)
+        self.assertIn("t=500", ran[0])
+        with open(os.path.join(self.out, "results.json")) as f:
+            doc = json.load(f)
+        self.assertFalse(doc["partial"])
+        per = collections.Counter((x["threads"], x["variant"]) for x in doc["results"])
+        self.assertEqual(set(per.values()), {1})
+        self.assertIn(500, {x["threads"] for x in doc["results"]})
 
     def test_glibc_alone(self):
         r, doc, report = self.bench("glibc")
