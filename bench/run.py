@@ -1332,10 +1332,6 @@ def main():
                             "param": param, "variant": v, "rep": rep})
                 (doc["syscall_profile"] if profile else doc["results"]).append(res)
                 done += 0 if profile else 1
-            # What has run so far, so that a run stopped by a time limit
-            # still has its data (--report-only renders it; the report
-            # says that it is partial; --resume goes on from it).
-            save_results(doc, a.out, partial=True)
             if profile:
                 continue
             last = [r for r in doc["results"][-len(a.variants):]]
@@ -1344,6 +1340,12 @@ def main():
                 "  ".join("%s %s" % (r["variant"], fmt(r.get("rate")) if "rate" in r
                                      else r.get("error")) for r in last)),
                 flush=True)
+        # What has run so far, once per configuration, between runs, so
+        # that a run stopped by a time limit still has its data
+        # (--report-only renders it; the report says that it is partial;
+        # --resume goes on from it, running again any configuration it
+        # had not finished).
+        save_results(doc, a.out, partial=True)
     # glibc's benchtests and stress-ng need the build trees: not in a bundle.
     # Where BENCH does not name stress-ng, a machine without it skips it.
     failed = []
