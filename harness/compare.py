@@ -85,6 +85,9 @@ INTERMITTENT = "intermittent:"
 # How check.sh's result_of marks a test that gave no result (not built, or
 # make killed): never chance.
 NO_RESULT = "(no result"
+# How the DejaGnu and POSIX runners mark a test they killed at its time
+# limit: a hang, not the test's own failure, so never chance either.
+TIMED_OUT = "TIMEOUT after"
 
 
 def read_known(path):
@@ -185,7 +188,8 @@ def compare(stock_path, patched_path, known_path=None):
             doc["stale_known"].append(change)
         if s == p:
             continue
-        no_result = NO_RESULT in patched.get(name, ("", ""))[1]
+        rest = patched.get(name, ("", ""))[1]
+        no_result = NO_RESULT in rest or TIMED_OUT in rest
         if base in intermittent and {s, p} <= {"PASS", "FAIL"} and not no_result:
             doc["intermittent"].append(dict(change, known=known[base]))
             continue

@@ -115,6 +115,10 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(rc, 1, out)
         rc, out = run("PASS: a/t1\n", "UNRESOLVED: a/t1\n", known)
         self.assertEqual(rc, 1, out)
+        # Nor is a hang that the runner killed at its time limit.
+        rc, out = run("PASS: a/t1\n", "FAIL: a/t1: TIMEOUT after 60s\n", known)
+        self.assertEqual(rc, 1, out)
+        self.assertIn("REGRESSIONS", out)
         rc, out = run("PASS: a/t1\nPASS: a/t2\n", "PASS: a/t2\n", known)
         self.assertEqual(rc, 1, out)
         # Only the marked entry: another known failure passing is still stale.
