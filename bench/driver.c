@@ -9,17 +9,16 @@
    operations of the least and most productive thread (fairness), how
    busy the CPUs were: the process's CPU time (getrusage) and the whole
    machine's non-idle share (/proc/stat) over the measured period, the
-   time it took to create the threads, the tasks of the process
-   (num_threads of /proc/self/stat, every 5 ms through warm-up and
-   measurement: the kernel counts a thread until it releases the task,
-   which is after pthread_join has returned), the creates that failed, by
-   errno, and what the case adds.  On stderr it names each phase as it
+   time it took to create the threads, the threads it has alive at most
+   (tasks_live: the peak of the kernel's count, which keeps a thread until
+   it releases the task, after pthread_join has returned, is read from
+   outside by bench/run.py), the creates that failed, by errno, and what
+   the case adds.  On stderr it names each phase as it
    enters it ("bench-phase: startup"), so that a run stopped from outside
    says where it was.  */
 #define _GNU_SOURCE
 #include "bench.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -79,53 +78,6 @@ phase (const char *name)
 {
   fprintf (stderr, "bench-phase: %s\n", name);
   fflush (stderr);
-}
-
-/* The tasks of this process as the kernel counts them: field 20 of
-   /proc/self/stat (FD, read again from its start), or -1.  */
-static long
-tasks_now (int fd)
-{
-  char buf[1024];
-  ssize_t len = fd < 0 ? -1 : pread (fd, buf, sizeof buf - 1, 0);
-  if (len <= 0)
-    return -1;
-  buf[len] = '\0';
-  /* The fields after the command name, which may hold blanks: state is
-     field 3, num_threads field 20.  */
-  char *p = strrchr (buf, ')');
-  long v = -1;
-  for (int field = 2; p != NULL && field < 20; field++)
-    p = strchr (p + 1, ' ');
-  if (p != NULL)
-    v = strtol (p + 1, NULL, 10);
-  return v;
-}
-
-struct tasks
-{
-  int fd;
-  long peak, samples;
-  double sum;
-};
-
-/* Sleep S seconds, sampling the tasks every 5 ms.  */
-static void
-sleep_sampling (double s, struct tasks *tk)
-{
-  const double step = 0.005;
-  double end = now () + s, t;
-  while ((t = now ()) < end)
-    {
-      sleep_s (end - t < step ? end - t : step);
-      long v = tasks_now (tk->fd);
-      if (v > 0)
-        {
-          tk->peak = v > tk->peak ? v : tk->peak;
-          tk->sum += v;
-          tk->samples++;
-        }
-    }
 }
 
 static long
@@ -288,8 +240,7 @@ main (int argc, char **argv)
   pthread_barrier_wait (&start);
   double startup = now () - start0;
   phase ("warmup");
-  struct tasks tk = { open ("/proc/self/stat", O_RDONLY | O_CLOEXEC), 0, 0, 0 };
-  sleep_sampling (warmup, &tk);
+  sleep_s (warmup);
 
   int nsamples = (int) (duration / interval + 0.5);
   if (nsamples < 1)
@@ -306,7 +257,7 @@ main (int argc, char **argv)
   unsigned long ops0 = total_ops (n), ops = ops0;
   for (int s = 0; s < nsamples; s++)
     {
-      sleep_sampling (interval, &tk);
+      sleep_s (interval);
       double t2 = now ();
       unsigned long ops2 = total_ops (n);
       rates[s] = (ops2 - ops) / (t2 - t);
@@ -356,10 +307,9 @@ main (int argc, char **argv)
   for (int s = 0; s < nsamples; s++)
     printf ("%s%.1f", s ? ", " : "", rates[s]);
   printf ("], \"pid\": %ld, \"startup_s\": %.3f, \"startup_create_max_ns\": %llu, "
-          "\"tasks_peak\": %ld, \"tasks_mean\": %.1f, \"tasks_live\": %d, "
+          "\"tasks_live\": %d, "
           "\"pid_max\": %ld, \"create_failed\": {",
-          (long) getpid (), startup, create_max_ns, tk.peak,
-          tk.samples ? tk.sum / tk.samples : -1.0, 1 + n + bench_extra_threads,
+          (long) getpid (), startup, create_max_ns, 1 + n + bench_extra_threads,
           read_long ("/proc/sys/kernel/pid_max"));
   if (atomic_load (&create_eagain) != 0)
     printf ("\"EAGAIN\": %lu", atomic_load (&create_eagain));

@@ -29,6 +29,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CREATORS = [1, 2, 4, 8, 40, 120, 500]
@@ -254,22 +255,93 @@ def build(variants, builddir, outdir):
     return bins
 
 
-def run_cmd(cmd, timeout):
+class TaskMonitor(threading.Thread):
+    """The peak of the thread count of the benchmark process (Threads: of
+    /proc/PID/status), read every 2 ms from outside it, from its start to
+    its exit.  The benchmark process is the last of the chain of
+    first children of the process run.py started (perf, an environment
+    wrapper, a launcher or the benchmark itself).  A sampler inside the
+    process, at its priority, waits for a CPU behind the process's own
+    runnable threads exactly when they pile up: on 2 cores with 500
+    churning threads it read 667 where the machine held 31,350 tasks.
+    This thread asks for SCHED_FIFO priority 1 (priority: "fifo"), else
+    runs as it is ("normal")."""
+
+    PERIOD = 0.002
+
+    def __init__(self, root):
+        super().__init__(daemon=True)
+        self.root, self.peak, self.priority = root, 0, "normal"
+        self.stop = threading.Event()
+
+    @staticmethod
+    def first_child(pid):
+        try:
+            with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+                kids = f.read().split()
+            return int(kids[0]) if kids else None
+        except OSError:
+            return None
+
+    @staticmethod
+    def threads_of(pid):
+        # From status, not stat: stat adds up the CPU time of every thread,
+        # a walk of the thread list each read.
+        try:
+            with open("/proc/%d/status" % pid) as f:
+                for line in f:
+                    if line.startswith("Threads:"):
+                        return int(line.split()[1])
+        except (OSError, ValueError):
+            pass
+        return 0
+
+    def run(self):
+        try:
+            os.sched_setscheduler(threading.get_native_id(), os.SCHED_FIFO,
+                                  os.sched_param(1))
+            self.priority = "fifo"
+        except (OSError, AttributeError):
+            pass
+        leaf = self.root
+        while not self.stop.wait(self.PERIOD):
+            n = self.threads_of(leaf)
+            # Until the benchmark has threads, follow the chain down
+            # again: perf forks its child only after it has set up.
+            while n < 2:
+                kid = self.first_child(leaf)
+                if kid is None:
+                    break
+                leaf, n = kid, self.threads_of(kid)
+            self.peak = max(self.peak, n)
+
+
+def run_cmd(cmd, timeout, monitor=None):
     """Run CMD in a process group of its own; (returncode, stdout, stderr),
     with returncode None if it ran past TIMEOUT seconds, when the whole
-    group is killed (perf's child too) and its output so far returned."""
+    group is killed (perf's child too) and its output so far returned.
+    MONITOR, a dict, receives the TaskMonitor's peak and priority."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, start_new_session=True)
+    mon = None
+    if monitor is not None:
+        mon = TaskMonitor(p.pid)
+        mon.start()
     try:
         out, err = p.communicate(timeout=timeout)
-        return p.returncode, out, err
+        rc = p.returncode
     except subprocess.TimeoutExpired:
         try:
             os.killpg(p.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
         out, err = p.communicate()
-        return None, out, err
+        rc = None
+    if mon is not None:
+        mon.stop.set()
+        mon.join()
+        monitor.update(peak=mon.peak, priority=mon.priority)
+    return rc, out, err
 
 
 def last_phase(stderr):
@@ -279,10 +351,12 @@ def last_phase(stderr):
 
 
 def run_one(exe, threads, param, seconds, events, timeout, env=(), launcher=(),
-            trace=False):
+            trace=False, tasks=False):
     """One run of EXE; its result line as a dict, with the perf counts of
-    EVENTS, the lock statistics of an instrumented variant and, with TRACE,
-    the exit delays of its threads (exit_delays); or {"error": ...}."""
+    EVENTS, the lock statistics of an instrumented variant, with TRACE,
+    the exit delays of its threads (exit_delays) and, with TASKS, the peak
+    of its thread count (tasks_peak, tasks_sampler: see TaskMonitor); or
+    {"error": ...}."""
     cmd = list(launcher) + [exe, "-t", str(threads), "-w", "0.2", "-d",
                             str(seconds), "-i", "0.1"]
     if param:
@@ -298,7 +372,8 @@ def run_one(exe, threads, param, seconds, events, timeout, env=(), launcher=(),
                    "--filter", "prev_state == %d" % TASK_DEAD_STATE,
                    "-e", EXIT_EVENTS[2], "--"] + cmd
         cmd = list(env) + cmd
-        rc, out, err = run_cmd(cmd, timeout)
+        monitor = {} if tasks else None
+        rc, out, err = run_cmd(cmd, timeout, monitor)
         if rc is None:
             return {"error": "timed out after %ds in phase %s"
                     % (timeout, last_phase(err)), "timeout": last_phase(err)}
@@ -318,6 +393,8 @@ def run_one(exe, threads, param, seconds, events, timeout, env=(), launcher=(),
         return {"error": "no result line: %s" % (err.strip()[-300:] or "empty output")}
     res = json.loads(lines[-1])
     res["perf"] = perf
+    if monitor:
+        res["tasks_peak"], res["tasks_sampler"] = monitor["peak"], monitor["priority"]
     if trace:
         res["exit_delays"] = exit_delays(script, res.get("pid"))
     stats = parse_lockstat(err)
@@ -567,7 +644,7 @@ def task_summary(runs):
     threads (median and max) and the longest single create then; for a
     case that times creates under churn, the medians of its quantiles and
     the largest maximum."""
-    runs = [r for r in runs if "tasks_peak" in r]
+    runs = [r for r in runs if "tasks_peak" in r and "tasks_live" in r]
     if not runs:
         return {}
     failed = collections.Counter()
@@ -579,6 +656,7 @@ def task_summary(runs):
                                       for r in runs]),
            "create_failed": dict(failed),
            "runs_with_failed_creates": sum(1 for r in runs if r.get("create_failed")),
+           "samplers": sorted(set(r.get("tasks_sampler", "?") for r in runs)),
            "startup_s": median([r["startup_s"] for r in runs]),
            "startup_s_max": max(r["startup_s"] for r in runs),
            "startup_create_max_ns": max(r["startup_create_max_ns"] for r in runs)}
@@ -815,6 +893,24 @@ def syscall_report(rows, variants):
          "beyond the clone floor", "tlb_flush", "IPIs"], lines)
 
 
+# How the peak task count was read (TaskMonitor.priority); "?": a result
+# of the driver's own sampler, inside the process, which earlier runs used.
+_OUTSIDE = ("read every 2 ms by run.py from outside the process, from its "
+            "start to its exit, at ")
+SAMPLERS = {"fifo": _OUTSIDE + "real-time priority (SCHED_FIFO 1)",
+            "normal": _OUTSIDE + "normal priority (real-time refused: a "
+                      "peak may be missed)",
+            "?": "sampled every 5 ms inside the process through warm-up and "
+                 "measurement (results of earlier runs: a peak under churn "
+                 "is missed)"}
+
+
+def sampler_note(trs):
+    """The priorities the peak task counts of TRS were read at, in words."""
+    used = sorted({x for r, v in trs for x in r["variants"][v].get("samplers", ["?"])})
+    return " and ".join(SAMPLERS.get(x, x) for x in used)
+
+
 def task_report(rows, variants, doc):
     trs = [(r, v) for r in rows if r["group"] in THREAD_GROUPS
            for v in variants if "tasks_peak" in r["variants"][v]]
@@ -837,8 +933,8 @@ def task_report(rows, variants, doc):
                       "%s / %s" % (us(fr["p50"]), us(fr["p99"])) if fr else "-"])
     return ["## Tasks the kernel has not released, and failed creates", "",
             "Tasks = the process's threads as the kernel counts them "
-            "(num_threads, /proc/self/stat), sampled every 5 ms through "
-            "warm-up and measurement, peak per run, median over the runs; a "
+            "(Threads: of /proc/PID/status), %s, peak per run, median "
+            "over the runs; a "
             "joined thread counts until the kernel releases its task.  Live "
             "= the threads the benchmark has alive at most (main, its "
             "threads, their children); above = peak - live, tasks that "
@@ -849,7 +945,8 @@ def task_report(rows, variants, doc):
             "(do_exit, beside the TID clear that wakes pthread_join) to its "
             "last switch out as a reaped task (sched_switch, prev_state X: "
             "its PID is free) and to sched_process_free (after an RCU grace "
-            "period), in us, p50 / p99 / max, from the profile run." % fmt(pid_max), ""] + table(
+            "period), in us, p50 / p99 / max, from the profile run."
+            % (sampler_note(trs), fmt(pid_max)), ""] + table(
         ["case", "param", "threads", "variant", "peak tasks", "live", "above live",
          "failed creates", "exit to released us", "exit to freed us"], lines)
 
@@ -1327,7 +1424,8 @@ def main():
                               launcher=bundle_launcher(a.bundle, manifest, v)
                               if manifest else (),
                               trace=profile and group in EXIT_TRACE_GROUPS
-                              and EXIT_TRACE in events)
+                              and EXIT_TRACE in events,
+                              tasks=group in THREAD_GROUPS)
                 res.update({"group": group, "case": case, "threads": n,
                             "param": param, "variant": v, "rep": rep})
                 (doc["syscall_profile"] if profile else doc["results"]).append(res)

@@ -283,6 +283,24 @@ class InstrumentTest(unittest.TestCase):
         self.assertNotIn("create_latency", s)
         self.assertEqual(run.task_summary([result("stock", 0, 1.0)]), {})
 
+    def test_task_monitor_reads_the_benchmark_below_its_wrappers(self):
+        # sh forks (the command is not its last), as perf does: the
+        # monitor follows the chain down to the process with 41 threads.
+        prog = ("import threading, time; e = threading.Event(); "
+                "ts = [threading.Thread(target=e.wait) for _ in range(40)]; "
+                "[t.start() for t in ts]; time.sleep(0.3); e.set(); "
+                "[t.join() for t in ts]")
+        mon = {}
+        rc, _, _ = run.run_cmd(["sh", "-c", "%s -c '%s'; true" % (sys.executable, prog)],
+                               30, mon)
+        self.assertEqual(rc, 0)
+        self.assertEqual(mon["peak"], 41)
+        self.assertIn(mon["priority"], ("fifo", "normal"))
+        s = run.task_summary([result("stock", 0, 1.0, tasks_peak=41, tasks_live=41,
+                                     tasks_sampler=mon["priority"], startup_s=0.1,
+                                     startup_create_max_ns=1, create_failed={})])
+        self.assertEqual(s["samplers"], [mon["priority"]])
+
     def test_latency_summary_and_report(self):
         runs = [result("stock", i, 10.0, case="create-latency", param="empty",
                        group="create-latency", threads=500,
