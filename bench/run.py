@@ -29,7 +29,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import threading
+
+import apps
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CREATORS = [1, 2, 4, 8, 40, 120, 500]
@@ -68,8 +71,8 @@ EXIT_EVENTS = ["sched:sched_process_exit", "sched:sched_switch",
 GLIBC_BENCH = "thread_create pthread-locks pthread-mutex-lock pthread_once"
 CONDVAR_GLIBC_BENCH = "pthread-locks"
 # The groups that are not cases of bench/cases/.
-EXTERNAL = ("glibc", "stress-ng")
-Plan = collections.namedtuple("Plan", "cfgs glibc stress_ng named")
+EXTERNAL = ("glibc", "stress-ng", "apps")
+Plan = collections.namedtuple("Plan", "cfgs glibc stress_ng apps named")
 # A benchmark case: its file bench/cases/NAME.c, its group in the report,
 # the (threads, param) pairs it runs with by default and with BENCH=quick
 # ([]: not in quick), and the time limit of one run in seconds, a function
@@ -129,16 +132,17 @@ def plan(mode):
     """What BENCH=MODE runs: default, quick, full, or groups and cases
     separated by commas.  A Plan: cfgs, the configurations (group, case,
     threads, param); glibc, the benchmarks of glibc's bench-pthread set to
-    run ("" for none); stress_ng, whether stress-ng --pthread runs; named,
+    run ("" for none); stress_ng, whether stress-ng --pthread runs; apps,
+    whether the real workloads run (bench/apps.py: named, or full); named,
     the groups and cases MODE names ([] for default, quick and full)."""
     quick = mode == "quick"
     cfgs = [(c.group, c.name, n, p) for c in CASES
             for n, p in (c.quick if quick else c.runs)]
     if mode in ("default", "quick"):
         cfgs = [c for c in cfgs if c[0] not in ON_REQUEST]
-        return Plan(cfgs, "" if quick else GLIBC_BENCH, True, [])
+        return Plan(cfgs, "" if quick else GLIBC_BENCH, True, False, [])
     if mode == "full":
-        return Plan(cfgs, GLIBC_BENCH, True, [])
+        return Plan(cfgs, GLIBC_BENCH, True, True, [])
     names = mode.split(",")
     unknown = [n for n in names if n not in EXTERNAL
                and not any(n in (c[0], c[1]) for c in cfgs)]
@@ -151,7 +155,7 @@ def plan(mode):
             or (c[1] in names and c[0] not in ON_REQUEST)]
     glibc = GLIBC_BENCH if "glibc" in names else \
         CONDVAR_GLIBC_BENCH if "condvar" in names else ""
-    return Plan(cfgs, glibc, "stress-ng" in names, names)
+    return Plan(cfgs, glibc, "stress-ng" in names, "apps" in names, names)
 
 
 def cases():
@@ -616,23 +620,26 @@ def summarize(results, variants):
                                       for r in stats])
                            for k in ("acq", "contended", "wait_ns", "held_ns")}
                     for lock in LOCKSTAT_LOCKS}
-        base = variants[0]
         for v in variants[1:]:
-            ratios = []
-            for rep in sorted({r["rep"] for r in runs}):
-                a = [r for r in runs if r["rep"] == rep and r["variant"] == base
-                     and "rate" in r]
-                b = [r for r in runs if r["rep"] == rep and r["variant"] == v
-                     and "rate" in r]
-                if a and b and a[0]["rate"] > 0:
-                    ratios.append(b[0]["rate"] / a[0]["rate"])
-            ci = bootstrap(ratios)
-            row["variants"][v].update({
-                "ratio": median(ratios), "ratio_n": len(ratios),
-                "ratio_ci": list(ci) if ci else None,
-                "ratio_noise": ci[0] <= 1 <= ci[1] if ci else None})
+            row["variants"][v].update(paired_ratio(runs, variants[0], v))
         rows.append(row)
     return rows
+
+
+def paired_ratio(runs, base, v, key="rate"):
+    """V against BASE in RUNS (one configuration): the median of the
+    per-repetition ratios of KEY, how many, their interval (bootstrap) and
+    whether it holds 1 (within noise)."""
+    ratios = []
+    for rep in sorted({r["rep"] for r in runs}):
+        a = [r for r in runs if r["rep"] == rep and r["variant"] == base and key in r]
+        b = [r for r in runs if r["rep"] == rep and r["variant"] == v and key in r]
+        if a and b and a[0][key] > 0:
+            ratios.append(b[0][key] / a[0][key])
+    ci = bootstrap(ratios)
+    return {"ratio": median(ratios), "ratio_n": len(ratios),
+            "ratio_ci": list(ci) if ci else None,
+            "ratio_noise": ci[0] <= 1 <= ci[1] if ci else None}
 
 
 def task_summary(runs):
@@ -842,6 +849,7 @@ def report(doc, rows, variants, path):
     out += syscall_report(rows, variants)
     out += task_report(rows, variants, doc)
     out += latency_report(rows, variants)
+    out += apps_report(doc, variants)
     for extra in ("glibc_benchtests", "stress_ng"):
         if doc.get(extra):
             out += ["## " + {"glibc_benchtests": "glibc benchtests (bench-pthread: %s), compared as compare_bench.py --stats mean --threshold 5 does" % doc.get("glibc_bench_set", GLIBC_BENCH),
@@ -1274,6 +1282,78 @@ def stress_ng(variants, builddir, seconds, required):
     return "\n".join(lines), failed
 
 
+# The real workloads: repetitions unless --reps says, seconds per run.
+APPS_REPS, APPS_SECONDS = 3, 5
+
+
+def run_apps(doc, a, manifest, required):
+    """The real workloads (bench/apps.py) under each variant, into DOC
+    ("apps": the runs; "apps_note": why they did not run); returns what
+    failed.  Missing programs fail the run if REQUIRED (BENCH names apps),
+    else they are a note."""
+    miss = apps.missing()
+    if miss:
+        doc["apps_note"] = "not run: not installed: " + ", ".join(miss)
+        print("run.py: apps: %s" % doc["apps_note"], file=sys.stderr)
+        return ["apps: not installed: " + ", ".join(miss)] if required else []
+    prefixes = {v: env_prefix(v) + (bundle_launcher(a.bundle, manifest, v) if manifest
+                                    else [variant_dir(a.build, v, "run")])
+                for v in a.variants}
+    reps = a.reps or APPS_REPS
+    print("run.py: apps: MariaDB under sysbench, %d repetitions" % reps, flush=True)
+    t0 = time.time()
+    doc["apps"], failed = apps.run_apps(a.variants, prefixes, reps, APPS_SECONDS,
+                                        os.path.join(a.out, "apps-logs"))
+    doc["apps_reps"], doc["apps_minutes"] = reps, (time.time() - t0) / 60
+    return failed
+
+
+def apps_report(doc, variants):
+    runs = doc.get("apps") or []
+    if not runs and not doc.get("apps_note"):
+        return []
+    out = ["## Real workloads: MariaDB under sysbench", ""]
+    if doc.get("apps_note"):
+        return out + [doc["apps_note"], ""]
+    libcs = sorted({r["server_libc"] for r in runs if r.get("server_libc")})
+    out += ["Debian's MariaDB server (%s) and sysbench, both run through each "
+            "variant's loader (the server mapped %s), on a Unix socket; %d "
+            "tables of %d rows; server options: %s.  Per repetition (%d, "
+            "variants interleaved, %.0f minutes in all) each variant's server "
+            "starts from a copy of one prepared data directory, warms up, "
+            "runs each workload for %d s per client count and shuts down.  "
+            "connect = every sysbench event connects, runs 4 point selects "
+            "and disconnects, with thread_cache_size=0: a server thread "
+            "created and ended per event.  tx/s = sysbench's events per "
+            "second, median [min-max]; p95 / p99 = latency percentiles in ms "
+            "from sysbench's histogram (medians); ratio and interval as "
+            "above; retried = transactions sysbench retried after a deadlock "
+            "(any other error stops it and fails the run).  %s cores: the "
+            "256-core case of the condvar report cannot be shown here."
+            % (apps.MARIADBD, ", ".join(libcs) or "?", apps.TABLES, apps.TABLE_SIZE,
+               " ".join(apps.SERVER_OPTS), doc.get("apps_reps", 0),
+               doc.get("apps_minutes", 0), APPS_SECONDS, doc["machine"].get("cores")),
+            ""]
+    lines = []
+    for case, n in sorted({(r["case"], r["threads"]) for r in runs},
+                          key=lambda k: ([w[0] for w in apps.WORKLOADS].index(k[0]), k[1])):
+        cfg = [r for r in runs if (r["case"], r["threads"]) == (case, n)]
+        for v in variants:
+            ok = [r for r in cfg if r["variant"] == v and "rate" in r]
+            bad = len([r for r in cfg if r["variant"] == v and "error" in r])
+            rates = [r["rate"] for r in ok]
+            cell = "%s [%s-%s]" % (fmt(median(rates)), fmt(min(rates, default=None)),
+                                   fmt(max(rates, default=None)))
+            lines.append([case, str(n), v, cell + (" (%d failed)" % bad if bad else ""),
+                          fmt(median([r["p95_ms"] for r in ok if r["p95_ms"] is not None]), 2),
+                          fmt(median([r["p99_ms"] for r in ok if r["p99_ms"] is not None]), 2),
+                          ratio_cell(paired_ratio(cfg, variants[0], v))
+                          if v != variants[0] else "-",
+                          str(sum(r["retried"] for r in ok))])
+    return out + table(["workload", "clients", "variant", "tx/s", "p95 ms", "p99 ms",
+                        "ratio to %s" % variants[0], "retried"], lines)
+
+
 def derive(doc, variants, outdir):
     """The summary rows of DOC's results; sets DOC's lock model and plots,
     and writes the runs in glibc's benchtests format (DOC's benchout)."""
@@ -1375,7 +1455,7 @@ def main():
         sys.exit("run.py: --reps must be at least 1")
     p = plan(a.bench)
     cfgs = p.cfgs
-    if manifest and not cfgs:
+    if manifest and not cfgs and not p.apps:
         # glibc's benchtests and stress-ng need the build trees.
         sys.exit("run.py: BENCH=%s runs nothing from a bundle" % a.bench)
     os.makedirs(a.out, exist_ok=True)
@@ -1457,6 +1537,8 @@ def main():
         doc["stress_ng"], f = stress_ng(a.variants, a.build, 2 if quick else 5,
                                         "stress-ng" in p.named)
         failed += f
+    if p.apps:
+        failed += run_apps(doc, a, manifest, "apps" in p.named)
     doc["failed"] = failed
     rows = derive(doc, a.variants, a.out)
     doc["summary"] = rows

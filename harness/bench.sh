@@ -22,6 +22,14 @@ done
 # Without perf the runs are not wrapped in perf stat; without stress-ng or
 # gnuplot that part is skipped.
 ensure_tools -o perf stress-ng gnuplot
+# The real workloads (bench/apps.py): required where BENCH names them,
+# optional with BENCH=full, not run otherwise.
+APPS_TOOLS="mariadbd mariadb-install-db mariadb sysbench"
+# shellcheck disable=SC2086
+case ",${BENCH:-default}," in
+  *,apps,*) [ -n "$BUNDLE" ] || ensure_tools $APPS_TOOLS ;;
+  ,full,) ensure_tools -o $APPS_TOOLS ;;
+esac
 if [ -n "$BUNDLE" ]; then
   # make bench-bundle: the binaries, the sysroots' run-time files and the
   # runner, for a machine without a compiler (see bench/run.py).

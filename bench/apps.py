@@ -1,0 +1,283 @@
+"""Real workloads (BENCH=apps): Debian's MariaDB server under sysbench,
+the server and the load generator both run through each variant's
+loader (the sysroot's ld.so; a variant with tunables runs with its
+GLIBC_TUNABLES), on a Unix socket, from a data directory of its own.
+
+Per repetition and variant, in turn: a copy of one prepared data
+directory, the server started (as nobody when run.py runs as root: the
+server refuses root), a short warm-up, then each workload for SECONDS at
+each client count, then SHUTDOWN.  A run counts only if sysbench exits
+0 with no error, the server's log has no error, crash or assertion, and
+the server shuts down cleanly (exit 0, "Shutdown complete"); anything
+else is a failure named at the top of the report, and fails make bench.
+
+Shapes (issue "Real workloads"):
+  oltp_point_select, oltp_read_write   sysbench's own scripts, one server
+                                       thread per connection (MariaDB's
+                                       default thread_handling)
+  connect                              connect-churn.lua: every event
+                                       connects, runs 4 point selects and
+                                       disconnects, with thread_cache_size
+                                       0: each connection creates and ends
+                                       a server thread
+"""
+import os
+import pwd
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MARIADBD = "/usr/sbin/mariadbd"
+INSTALL_DB = "mariadb-install-db"
+CLIENT = "mariadb"
+SYSBENCH = "sysbench"
+# The programs, as harness/tools.sh names them (with their packages).
+PROGRAMS = (MARIADBD, INSTALL_DB, CLIENT, SYSBENCH)
+
+TABLES, TABLE_SIZE = 4, 10000
+CLIENTS = (1, 2, 8, 32, 128)
+CHURN_CLIENTS = (1, 8, 32)
+# (workload, sysbench script, client counts, server options of the shape)
+WORKLOADS = [
+    ("oltp_point_select", "oltp_point_select", CLIENTS, []),
+    ("oltp_read_write", "oltp_read_write", CLIENTS, []),
+    ("connect", os.path.join(HERE, "apps", "connect-churn.lua"), CHURN_CLIENTS,
+     ["--thread-cache-size=0"]),
+]
+# The server's configuration, the same for every variant: in memory as far
+# as it goes (a 10 MB data set, a 256 MiB buffer pool), no fsync per commit
+# (the benchmark is of threads, not of this machine's disk), room for the
+# clients, no networking.
+SERVER_OPTS = ["--skip-networking", "--innodb-buffer-pool-size=256M",
+               "--innodb-flush-log-at-trx-commit=2", "--max-connections=300",
+               "--performance-schema=OFF", "--skip-log-bin",
+               "--thread-handling=one-thread-per-connection"]
+# What in the server's error log fails a run.
+LOG_FAILURE = re.compile(r"\[ERROR\]|Assertion|got signal|got exception|"
+                         r"Attempting backtrace|InnoDB: Database page corruption")
+
+
+def missing():
+    """The programs this machine lacks."""
+    return [p for p in PROGRAMS
+            if not (os.access(p, os.X_OK) if p.startswith("/") else shutil.which(p))]
+
+
+def sh(cmd, timeout=600, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+
+
+class Server:
+    """One MariaDB server of a variant, in DIR (data, socket, log)."""
+
+    def __init__(self, prefix, template, workdir, name, extra):
+        self.dir = os.path.join(workdir, name)
+        self.data = os.path.join(self.dir, "data")
+        self.sock = os.path.join(self.dir, "s")
+        self.log = os.path.join(self.dir, "error.log")
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        shutil.copytree(template, self.data, symlinks=True)
+        user = []
+        if os.geteuid() == 0:
+            nobody = pwd.getpwnam("nobody")
+            for d in [self.dir] + [os.path.join(r, x) for r, ds, fs in os.walk(self.dir)
+                                   for x in ds + fs]:
+                os.chown(d, nobody.pw_uid, nobody.pw_gid)
+            user = ["--user=nobody"]
+        self.cmd = prefix + [MARIADBD, "--no-defaults", "--datadir=" + self.data,
+                             "--socket=" + self.sock, "--log-error=" + self.log,
+                             "--pid-file=" + os.path.join(self.dir, "pid")] \
+            + user + SERVER_OPTS + extra
+        self.proc = None
+
+    def start(self):
+        """Start the server and wait until it answers; None, or why not."""
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        end = time.time() + 120
+        while time.time() < end:
+            if self.proc.poll() is not None:
+                return "exited %d at start: %s" % (self.proc.returncode, self.log_tail())
+            if os.path.exists(self.sock) and self.sql("SELECT 1").returncode == 0:
+                return None
+            time.sleep(0.2)
+        self.kill()
+        return "not answering after 120 s: " + self.log_tail()
+
+    def sql(self, query):
+        return sh([CLIENT, "--no-defaults", "-uroot", "--socket=" + self.sock,
+                   "-e", query], timeout=120)
+
+    def libc(self):
+        """The libc.so the server has mapped (checks the loader was used)."""
+        try:
+            with open("/proc/%d/maps" % self.proc.pid) as f:
+                for line in f:
+                    if "/libc.so" in line or "/libc-" in line:
+                        return line.split()[-1]
+        except OSError:
+            pass
+        return "?"
+
+    def stop(self):
+        """SHUTDOWN, then wait for the process; the failures, one line
+        each (an unclean exit, errors in the log)."""
+        failed = []
+        r = self.sql("SHUTDOWN")
+        try:
+            rc = self.proc.wait(timeout=120)
+            if rc != 0:
+                failed.append("server exited %d" % rc)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            failed.append("server did not stop within 120 s of SHUTDOWN (%s)"
+                          % r.stderr.strip()[-200:])
+        text = self.log_text()
+        bad = [line for line in text.splitlines() if LOG_FAILURE.search(line)]
+        if bad:
+            failed.append("server log: " + bad[0][-200:])
+        if "Shutdown complete" not in text:
+            failed.append("server log: no \"Shutdown complete\"")
+        return failed
+
+    def kill(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def log_text(self):
+        try:
+            with open(self.log, errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def log_tail(self):
+        return " / ".join(self.log_text().strip().splitlines()[-3:])[-300:]
+
+
+def sysbench(prefix, server, script, clients, seconds, command="run"):
+    # The loader takes a path, not a name to look up.
+    return sh(prefix + [shutil.which(SYSBENCH), script, "--db-driver=mysql",
+                        "--mysql-socket=" + server.sock, "--mysql-user=root",
+                        "--mysql-db=sbtest", "--tables=%d" % TABLES,
+                        "--table-size=%d" % TABLE_SIZE, "--threads=%d" % clients,
+                        "--time=%d" % seconds, "--histogram=on", command],
+              timeout=seconds + 300)
+
+
+def parse(out):
+    """sysbench's report: events per second, the transactions it retried,
+    its reconnects, and the 95th and 99th percentiles of the latency (ms)
+    from its histogram; None if absent."""
+    ev = re.search(r"total number of events:\s+(\d+)", out)
+    tt = re.search(r"total time:\s+([\d.]+)s", out)
+    if not ev or not tt:
+        return None
+    res = {"events": int(ev.group(1)), "seconds": float(tt.group(1))}
+    res["rate"] = res["events"] / res["seconds"]
+    # An error sysbench does not retry stops it (exit 1); it retries a
+    # transaction that met a deadlock and counts it as ignored.
+    for key, name in (("retried", "ignored errors"), ("reconnects", "reconnects")):
+        m = re.search(r"^\s+%s:\s+(\d+)" % name, out, re.M)
+        res[key] = int(m.group(1)) if m else 0
+    hist = [(float(v), int(c)) for v, c in
+            re.findall(r"^\s+([\d.]+) \|\**\s+(\d+)$", out, re.M)]
+    total = sum(c for _, c in hist)
+    for q in (95, 99):
+        acc, res["p%d_ms" % q] = 0, None
+        for v, c in hist:
+            acc += c
+            if total and acc >= q / 100 * total:
+                res["p%d_ms" % q] = v
+                break
+    return res
+
+
+def template(workdir, prefix):
+    """A data directory with sysbench's tables, made once under the first
+    variant; each server starts from a copy."""
+    tpl = os.path.join(workdir, "template")
+    os.makedirs(tpl)
+    owner = ["--user=nobody"] if os.geteuid() == 0 else []
+    if owner:
+        nobody = pwd.getpwnam("nobody")
+        os.chown(tpl, nobody.pw_uid, nobody.pw_gid)
+    r = sh([INSTALL_DB, "--no-defaults", "--datadir=" + tpl,
+            "--auth-root-authentication-method=normal", "--skip-test-db"] + owner)
+    if r.returncode != 0:
+        return None, "mariadb-install-db: exit %d: %s" % (r.returncode, r.stdout[-300:] + r.stderr[-300:])
+    srv = Server(prefix, tpl, workdir, "prepare", [])
+    why = srv.start()
+    if why:
+        return None, "preparing: server " + why
+    r = srv.sql("CREATE DATABASE sbtest")
+    p = sysbench(prefix, srv, "oltp_read_write", 4, 1, "prepare")
+    failed = srv.stop()
+    if r.returncode != 0 or p.returncode != 0 or failed:
+        return None, "preparing: %s" % "; ".join(
+            failed + [r.stderr.strip()[-200:], p.stderr.strip()[-200:]])
+    return srv.data, None
+
+
+def run_apps(variants, prefixes, reps, seconds, logdir):
+    """Run the workloads REPS times for each variant (PREFIXES[v]: the
+    command prefix that runs a program under V).  Returns (results,
+    failed): a result per run as run.py's (group "apps", case the
+    workload, threads the clients, rate, rep, variant; p95_ms, p99_ms,
+    retried, reconnects), and what failed, one line each."""
+    results, failed = [], []
+    workdir = tempfile.mkdtemp(prefix="nptl-scale-apps-")
+    os.chmod(workdir, 0o755)
+    try:
+        tpl, why = template(workdir, prefixes[variants[0]])
+        if why:
+            return results, ["apps: " + why]
+        for rep in range(reps):
+            for v in variants:
+                for shape in sorted({tuple(w[3]) for w in WORKLOADS}):
+                    f = run_server(v, prefixes[v], tpl, workdir, list(shape), rep,
+                                   seconds, results, logdir)
+                    failed += ["apps, %s, rep %d: %s" % (v, rep, x) for x in f]
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return results, failed
+
+
+def run_server(v, prefix, tpl, workdir, shape, rep, seconds, results, logdir):
+    """One server of V with the options SHAPE and the workloads that use
+    them; appends to RESULTS, returns the failures."""
+    srv = Server(prefix, tpl, workdir, "server", shape)
+    why = srv.start()
+    if why:
+        return ["server " + why]
+    failed = []
+    libc = srv.libc()
+    warm = sysbench(prefix, srv, "oltp_point_select", 2, 2)
+    if warm.returncode != 0:
+        failed.append("warm-up: sysbench exit %d" % warm.returncode)
+    for name, script, clients, opts in WORKLOADS:
+        if opts != shape:
+            continue
+        for n in clients:
+            r = sysbench(prefix, srv, script, n, seconds)
+            res = parse(r.stdout)
+            base = {"group": "apps", "case": name, "threads": n, "param": "",
+                    "variant": v, "rep": rep, "server_libc": libc}
+            if r.returncode != 0 or res is None:
+                why = "sysbench exit %d" % r.returncode
+                failed.append("%s %d clients: %s: %s" % (name, n, why,
+                                                        (r.stderr or r.stdout).strip()[-200:]))
+                results.append(dict(base, error=why))
+            else:
+                results.append(dict(base, **res))
+    failed += srv.stop()
+    if logdir:
+        os.makedirs(logdir, exist_ok=True)
+        shutil.copy(srv.log, os.path.join(logdir, "mariadb-%s-rep%d%s.log" % (
+            v, rep, "-churn" if shape else "")))
+    return failed
