@@ -20,11 +20,20 @@ Shapes (issue "Real workloads"):
                                        disconnects, with thread_cache_size
                                        0: each connection creates and ends
                                        a server thread
+
+and a thread per task outside a database: Debian's python3 running the
+standard library's http.server (ThreadingHTTPServer: a new thread for
+each connection, the commonest thread-per-request server there is),
+loaded by ApacheBench (ab, apache2-utils) without keep-alive, so that
+every request is a connection and a thread; the server under the
+variant, ab under the machine's own libc (it is single-threaded).
 """
 import os
 import pwd
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -34,8 +43,13 @@ MARIADBD = "/usr/sbin/mariadbd"
 INSTALL_DB = "mariadb-install-db"
 CLIENT = "mariadb"
 SYSBENCH = "sysbench"
+PYTHON = "/usr/bin/python3"
+AB = "ab"
 # The programs, as harness/tools.sh names them (with their packages).
-PROGRAMS = (MARIADBD, INSTALL_DB, CLIENT, SYSBENCH)
+PROGRAMS = (MARIADBD, INSTALL_DB, CLIENT, SYSBENCH, PYTHON, AB)
+HTTP_CLIENTS = (1, 8, 32)
+HTTP = "http.server"
+HTTP_FILE_BYTES = 4096
 
 TABLES, TABLE_SIZE = 4, 10000
 CLIENTS = (1, 2, 8, 32, 128)
@@ -47,6 +61,8 @@ WORKLOADS = [
     ("connect", os.path.join(HERE, "apps", "connect-churn.lua"), CHURN_CLIENTS,
      ["--thread-cache-size=0"]),
 ]
+# The workloads in the order of the report.
+CASES = [w[0] for w in WORKLOADS] + [HTTP]
 # The server's configuration, the same for every variant: in memory as far
 # as it goes (a 10 MB data set, a 256 MiB buffer pool), no fsync per commit
 # (the benchmark is of threads, not of this machine's disk), room for the
@@ -64,6 +80,18 @@ def missing():
     """The programs this machine lacks."""
     return [p for p in PROGRAMS
             if not (os.access(p, os.X_OK) if p.startswith("/") else shutil.which(p))]
+
+
+def mapped_libc(pid):
+    """The libc.so process PID has mapped (shows which loader ran it)."""
+    try:
+        with open("/proc/%d/maps" % pid) as f:
+            for line in f:
+                if "/libc.so" in line:
+                    return line.split()[-1]
+    except OSError:
+        pass
+    return "?"
 
 
 def sh(cmd, timeout=600, **kw):
@@ -111,17 +139,6 @@ class Server:
     def sql(self, query):
         return sh([CLIENT, "--no-defaults", "-uroot", "--socket=" + self.sock,
                    "-e", query], timeout=120)
-
-    def libc(self):
-        """The libc.so the server has mapped (checks the loader was used)."""
-        try:
-            with open("/proc/%d/maps" % self.proc.pid) as f:
-                for line in f:
-                    if "/libc.so" in line or "/libc-" in line:
-                        return line.split()[-1]
-        except OSError:
-            pass
-        return "?"
 
     def stop(self):
         """SHUTDOWN, then wait for the process; the failures, one line
@@ -243,6 +260,8 @@ def run_apps(variants, prefixes, reps, seconds, logdir):
                     f = run_server(v, prefixes[v], tpl, workdir, list(shape), rep,
                                    seconds, results, logdir)
                     failed += ["apps, %s, rep %d: %s" % (v, rep, x) for x in f]
+                f = run_http(v, prefixes[v], workdir, rep, seconds, results)
+                failed += ["apps, %s, rep %d: http.server: %s" % (v, rep, x) for x in f]
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return results, failed
@@ -256,7 +275,7 @@ def run_server(v, prefix, tpl, workdir, shape, rep, seconds, results, logdir):
     if why:
         return ["server " + why]
     failed = []
-    libc = srv.libc()
+    libc = mapped_libc(srv.proc.pid)
     warm = sysbench(prefix, srv, "oltp_point_select", 2, 2)
     if warm.returncode != 0:
         failed.append("warm-up: sysbench exit %d" % warm.returncode)
@@ -280,4 +299,80 @@ def run_server(v, prefix, tpl, workdir, shape, rep, seconds, results, logdir):
         os.makedirs(logdir, exist_ok=True)
         shutil.copy(srv.log, os.path.join(logdir, "mariadb-%s-rep%d%s.log" % (
             v, rep, "-churn" if shape else "")))
+    return failed
+
+
+def free_port():
+    with socket.socket() as so:
+        so.bind(("127.0.0.1", 0))
+        return so.getsockname()[1]
+
+
+def parse_ab(out):
+    """ApacheBench's report: requests per second, failed requests and
+    non-2xx responses, the 95th and 99th percentiles (ms); None if absent."""
+    rps = re.search(r"Requests per second:\s+([\d.]+)", out)
+    if not rps:
+        return None
+    res = {"rate": float(rps.group(1))}
+    m = re.search(r"Failed requests:\s+(\d+)", out)
+    res["failed_requests"] = int(m.group(1)) if m else 0
+    m = re.search(r"Non-2xx responses:\s+(\d+)", out)
+    res["non_2xx"] = int(m.group(1)) if m else 0
+    for q in (95, 99):
+        m = re.search(r"^\s+%d%%\s+(\d+)" % q, out, re.M)
+        res["p%d_ms" % q] = float(m.group(1)) if m else None
+    res["retried"] = 0
+    return res
+
+
+def run_http(v, prefix, workdir, rep, seconds, results):
+    """http.server under V, loaded by ab at each of HTTP_CLIENTS; appends
+    to RESULTS, returns the failures."""
+    root = os.path.join(workdir, "www")
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, "f"), "wb") as f:
+        f.write(b"x" * HTTP_FILE_BYTES)
+    port = free_port()
+    log = os.path.join(workdir, "http.log")
+    with open(log, "w") as lf:
+        proc = subprocess.Popen(prefix + [PYTHON, "-m", "http.server", "--bind", "127.0.0.1",
+                                          "--directory", root, str(port)],
+                                stdout=lf, stderr=lf)
+    url = "http://127.0.0.1:%d/f" % port
+    failed = []
+    end = time.time() + 30
+    while sh([AB, "-q", "-n", "1", url]).returncode != 0:
+        if proc.poll() is not None or time.time() > end:
+            proc.kill()
+            proc.wait()
+            return ["did not answer within 30 s"]
+        time.sleep(0.2)
+    libc = mapped_libc(proc.pid)
+    for n in HTTP_CLIENTS:
+        r = sh([AB, "-q", "-c", str(n), "-t", str(seconds), "-n", "10000000", url],
+               timeout=seconds + 120)
+        res = parse_ab(r.stdout)
+        base = {"group": "apps", "case": HTTP, "threads": n, "param": "",
+                "variant": v, "rep": rep, "server_libc": libc}
+        if r.returncode != 0 or res is None or res["failed_requests"] or res["non_2xx"]:
+            why = "ab exit %d" % r.returncode if r.returncode or res is None else \
+                "%d failed requests, %d non-2xx" % (res["failed_requests"], res["non_2xx"])
+            failed.append("%d clients: %s: %s" % (n, why, (r.stderr or r.stdout).strip()[-200:]))
+            results.append(dict(base, error=why))
+        else:
+            results.append(dict(base, **res))
+    proc.send_signal(signal.SIGINT)
+    try:
+        rc = proc.wait(timeout=60)
+        if rc != 0:
+            failed.append("exited %d" % rc)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        failed.append("did not stop within 60 s of SIGINT")
+    with open(log, errors="replace") as f:
+        text = f.read()
+    if "Traceback" in text:
+        failed.append("log: " + text[text.index("Traceback"):][:200])
     return failed

@@ -1317,7 +1317,7 @@ def apps_report(doc, variants):
         return out + [doc["apps_note"], ""]
     libcs = sorted({r["server_libc"] for r in runs if r.get("server_libc")})
     out += ["Debian's MariaDB server (%s) and sysbench, both run through each "
-            "variant's loader (the server mapped %s), on a Unix socket; %d "
+            "variant's loader (the servers mapped %s), on a Unix socket; %d "
             "tables of %d rows; server options: %s.  Per repetition (%d, "
             "variants interleaved, %.0f minutes in all) each variant's server "
             "starts from a copy of one prepared data directory, warms up, "
@@ -1328,15 +1328,21 @@ def apps_report(doc, variants):
             "second, median [min-max]; p95 / p99 = latency percentiles in ms "
             "from sysbench's histogram (medians); ratio and interval as "
             "above; retried = transactions sysbench retried after a deadlock "
-            "(any other error stops it and fails the run).  %s cores: the "
-            "256-core case of the condvar report cannot be shown here."
+            "(any other error stops it and fails the run).  %s = Debian's "
+            "python3 -m http.server (a thread per connection) under the "
+            "variant, loaded by ab -c CLIENTS for %d s without keep-alive (a "
+            "connection, and a server thread, per request) for a %d-byte "
+            "file; its tx/s are ab's requests/s, p95 / p99 ab's, in whole "
+            "ms; any failed request fails the run.  %s cores: the 256-core "
+            "case of the condvar report cannot be shown here."
             % (apps.MARIADBD, ", ".join(libcs) or "?", apps.TABLES, apps.TABLE_SIZE,
                " ".join(apps.SERVER_OPTS), doc.get("apps_reps", 0),
-               doc.get("apps_minutes", 0), APPS_SECONDS, doc["machine"].get("cores")),
+               doc.get("apps_minutes", 0), APPS_SECONDS, apps.HTTP, APPS_SECONDS,
+               apps.HTTP_FILE_BYTES, doc["machine"].get("cores")),
             ""]
     lines = []
     for case, n in sorted({(r["case"], r["threads"]) for r in runs},
-                          key=lambda k: ([w[0] for w in apps.WORKLOADS].index(k[0]), k[1])):
+                          key=lambda k: (apps.CASES.index(k[0]), k[1])):
         cfg = [r for r in runs if (r["case"], r["threads"]) == (case, n)]
         for v in variants:
             ok = [r for r in cfg if r["variant"] == v and "rate" in r]

@@ -22,6 +22,15 @@ class AppsTest(unittest.TestCase):
         self.assertEqual((res["retried"], res["reconnects"]), (0, 0))
         self.assertIsNone(apps.parse("FATAL: unable to connect\n"))
 
+    def test_parse_ab_report(self):
+        # ApacheBench 2.3, 300 requests, 4 clients, a 4 KiB file.
+        with open(os.path.join(HERE, "apps", "testdata", "ab.txt")) as f:
+            res = apps.parse_ab(f.read())
+        self.assertEqual(res["rate"], 429.71)
+        self.assertEqual((res["failed_requests"], res["non_2xx"]), (0, 0))
+        self.assertEqual((res["p95_ms"], res["p99_ms"]), (19.0, 25.0))
+        self.assertIsNone(apps.parse_ab("apr_socket_connect(): Connection refused (111)\n"))
+
     def test_log_failures(self):
         for line in ("2026-12-05 1:02:03 0 [ERROR] InnoDB: Cannot allocate memory",
                      "mariadbd: sql_class.cc:123: Assertion `x' failed.",

@@ -24,7 +24,7 @@ done
 ensure_tools -o perf stress-ng gnuplot
 # The real workloads (bench/apps.py): required where BENCH names them,
 # optional with BENCH=full, not run otherwise.
-APPS_TOOLS="mariadbd mariadb-install-db mariadb sysbench"
+APPS_TOOLS="mariadbd mariadb-install-db mariadb sysbench ab system-python3"
 # shellcheck disable=SC2086
 case ",${BENCH:-default}," in
   *,apps,*) [ -n "$BUNDLE" ] || ensure_tools $APPS_TOOLS ;;

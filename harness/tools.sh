@@ -48,6 +48,8 @@ mariadbd    file:/usr/sbin/mariadbd mariadb-server-core =
 mariadb-install-db cmd:mariadb-install-db mariadb-server-core =
 mariadb     cmd:mariadb         mariadb-client-core =
 sysbench    cmd:sysbench        sysbench            =
+ab          cmd:ab              apache2-utils       =
+system-python3 file:/usr/bin/python3 python3       =
 perf        run:perf_works      linux-perf          linux-tools-common,linux-tools-{kver}
 x86_64-linux-gnu-gcc      cmd:x86_64-linux-gnu-gcc      gcc-x86-64-linux-gnu,g++-x86-64-linux-gnu   =
 aarch64-linux-gnu-gcc     cmd:aarch64-linux-gnu-gcc     gcc-aarch64-linux-gnu,g++-aarch64-linux-gnu =
