@@ -90,12 +90,18 @@ def mapped_libc(pid):
                 if "/libc.so" in line:
                     return line.split()[-1]
     except OSError:
-        pass
-    return "?"
+        return "unreadable (/proc/%d/maps)" % pid
+    return "none"
 
 
 def sh(cmd, timeout=600, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    """Run CMD; a run past TIMEOUT seconds is killed and returns 124."""
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout
+        return subprocess.CompletedProcess(cmd, 124, out or "",
+                                           "timed out after %d s" % timeout)
 
 
 class Server:
@@ -106,6 +112,8 @@ class Server:
         self.data = os.path.join(self.dir, "data")
         self.sock = os.path.join(self.dir, "s")
         self.log = os.path.join(self.dir, "error.log")
+        # The loader's own errors (a missing library) come before the log.
+        self.stderr = os.path.join(self.dir, "stderr")
         shutil.rmtree(self.dir, ignore_errors=True)
         os.makedirs(self.dir)
         shutil.copytree(template, self.data, symlinks=True)
@@ -124,8 +132,8 @@ class Server:
 
     def start(self):
         """Start the server and wait until it answers; None, or why not."""
-        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        with open(self.stderr, "w") as err:
+            self.proc = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL, stderr=err)
         end = time.time() + 120
         while time.time() < end:
             if self.proc.poll() is not None:
@@ -174,7 +182,12 @@ class Server:
             return ""
 
     def log_tail(self):
-        return " / ".join(self.log_text().strip().splitlines()[-3:])[-300:]
+        try:
+            with open(self.stderr, errors="replace") as f:
+                err = f.read().strip().splitlines()
+        except OSError:
+            err = []
+        return " / ".join(err[-2:] + self.log_text().strip().splitlines()[-3:])[-300:]
 
 
 def sysbench(prefix, server, script, clients, seconds, command="run"):
@@ -196,6 +209,8 @@ def parse(out):
     if not ev or not tt:
         return None
     res = {"events": int(ev.group(1)), "seconds": float(tt.group(1))}
+    if not res["events"] or not res["seconds"]:
+        return None
     res["rate"] = res["events"] / res["seconds"]
     # An error sysbench does not retry stops it (exit 1); it retries a
     # transaction that met a deadlock and counts it as ignored.
@@ -220,10 +235,10 @@ def template(workdir, prefix):
     variant; each server starts from a copy."""
     tpl = os.path.join(workdir, "template")
     os.makedirs(tpl)
-    owner = ["--user=nobody"] if os.geteuid() == 0 else []
-    if owner:
-        nobody = pwd.getpwnam("nobody")
-        os.chown(tpl, nobody.pw_uid, nobody.pw_gid)
+    # As root the server must be told to stay root (Server.start gives each
+    # copy to nobody); --user=nobody would also give a system directory of
+    # the PAM plugin, where installed, to nobody.
+    owner = ["--user=root"] if os.geteuid() == 0 else []
     r = sh([INSTALL_DB, "--no-defaults", "--datadir=" + tpl,
             "--auth-root-authentication-method=normal", "--skip-test-db"] + owner)
     if r.returncode != 0:
@@ -260,45 +275,63 @@ def run_apps(variants, prefixes, reps, seconds, logdir):
                     f = run_server(v, prefixes[v], tpl, workdir, list(shape), rep,
                                    seconds, results, logdir)
                     failed += ["apps, %s, rep %d: %s" % (v, rep, x) for x in f]
-                f = run_http(v, prefixes[v], workdir, rep, seconds, results)
+                f = run_http(v, prefixes[v], workdir, rep, seconds, results, logdir)
                 failed += ["apps, %s, rep %d: http.server: %s" % (v, rep, x) for x in f]
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return results, failed
 
 
+def void(runs, why):
+    """RUNS as failed runs: what their server did after them (an error in
+    its log, an unclean shutdown) makes their figures worthless."""
+    return [{k: r[k] for k in ("group", "case", "threads", "param", "variant", "rep")}
+            | {"error": why} for r in runs]
+
+
+def keep_log(path, logdir, name):
+    if logdir and os.path.exists(path):
+        os.makedirs(logdir, exist_ok=True)
+        shutil.copy(path, os.path.join(logdir, name))
+
+
 def run_server(v, prefix, tpl, workdir, shape, rep, seconds, results, logdir):
     """One server of V with the options SHAPE and the workloads that use
     them; appends to RESULTS, returns the failures."""
     srv = Server(prefix, tpl, workdir, "server", shape)
-    why = srv.start()
-    if why:
-        return ["server " + why]
-    failed = []
-    libc = mapped_libc(srv.proc.pid)
-    warm = sysbench(prefix, srv, "oltp_point_select", 2, 2)
-    if warm.returncode != 0:
-        failed.append("warm-up: sysbench exit %d" % warm.returncode)
-    for name, script, clients, opts in WORKLOADS:
-        if opts != shape:
-            continue
-        for n in clients:
-            r = sysbench(prefix, srv, script, n, seconds)
-            res = parse(r.stdout)
-            base = {"group": "apps", "case": name, "threads": n, "param": "",
-                    "variant": v, "rep": rep, "server_libc": libc}
-            if r.returncode != 0 or res is None:
-                why = "sysbench exit %d" % r.returncode
-                failed.append("%s %d clients: %s: %s" % (name, n, why,
-                                                        (r.stderr or r.stdout).strip()[-200:]))
-                results.append(dict(base, error=why))
-            else:
-                results.append(dict(base, **res))
-    failed += srv.stop()
-    if logdir:
-        os.makedirs(logdir, exist_ok=True)
-        shutil.copy(srv.log, os.path.join(logdir, "mariadb-%s-rep%d%s.log" % (
-            v, rep, "-churn" if shape else "")))
+    mine = [(name, script, n) for name, script, clients, opts in WORKLOADS
+            if opts == shape for n in clients]
+    runs, failed = [], []
+    try:
+        why = srv.start()
+        if why:
+            failed.append("server " + why)
+            runs = [{"case": name, "threads": n, "error": "server did not start"}
+                    for name, _, n in mine]
+        else:
+            libc = mapped_libc(srv.proc.pid)
+            warm = sysbench(prefix, srv, "oltp_point_select", 2, 2)
+            if warm.returncode != 0:
+                failed.append("warm-up: sysbench exit %d" % warm.returncode)
+            for name, script, n in mine:
+                r = sysbench(prefix, srv, script, n, seconds)
+                res = parse(r.stdout)
+                if r.returncode != 0 or res is None:
+                    why = "sysbench exit %d" % r.returncode
+                    failed.append("%s %d clients: %s: %s" % (
+                        name, n, why, (r.stderr or r.stdout).strip()[-200:]))
+                    runs.append({"case": name, "threads": n, "error": why})
+                else:
+                    runs.append(dict(res, case=name, threads=n, server_libc=libc))
+            down = srv.stop()
+            if down:
+                failed += down
+                runs = void([dict(r, group="apps", param="", variant=v, rep=rep)
+                             for r in runs], "server: " + down[0])
+    finally:
+        srv.kill()
+        keep_log(srv.log, logdir, "mariadb-%s-rep%d%s.log" % (v, rep, "-churn" if shape else ""))
+    results += [dict(r, group="apps", param="", variant=v, rep=rep) for r in runs]
     return failed
 
 
@@ -326,7 +359,22 @@ def parse_ab(out):
     return res
 
 
-def run_http(v, prefix, workdir, rep, seconds, results):
+# The standard library's server as `python3 -m http.server` runs it, with
+# a listen backlog for the clients (its default of 5 drops connections at
+# 32 clients, and their SYN retransmits, after 1 and 3 s, would be what
+# p99 measures).
+HTTP_SERVER = """import functools, http.server as h, sys
+h.ThreadingHTTPServer.request_queue_size = 256
+h.test(HandlerClass=functools.partial(h.SimpleHTTPRequestHandler, directory=sys.argv[1]),
+       ServerClass=h.ThreadingHTTPServer, port=int(sys.argv[2]), bind="127.0.0.1")
+"""
+# Requests per client count: ab -n completes every request, so that no
+# connection is cut at the end (ab -t leaves the server writing to closed
+# sockets, which it reports with a traceback).
+HTTP_REQUESTS = 3000
+
+
+def run_http(v, prefix, workdir, rep, seconds, results, logdir=None):
     """http.server under V, loaded by ab at each of HTTP_CLIENTS; appends
     to RESULTS, returns the failures."""
     root = os.path.join(workdir, "www")
@@ -335,44 +383,49 @@ def run_http(v, prefix, workdir, rep, seconds, results):
         f.write(b"x" * HTTP_FILE_BYTES)
     port = free_port()
     log = os.path.join(workdir, "http.log")
-    with open(log, "w") as lf:
-        proc = subprocess.Popen(prefix + [PYTHON, "-m", "http.server", "--bind", "127.0.0.1",
-                                          "--directory", root, str(port)],
-                                stdout=lf, stderr=lf)
     url = "http://127.0.0.1:%d/f" % port
-    failed = []
-    end = time.time() + 30
-    while sh([AB, "-q", "-n", "1", url]).returncode != 0:
-        if proc.poll() is not None or time.time() > end:
+    runs, failed = [], []
+    with open(log, "w") as lf:
+        proc = subprocess.Popen(prefix + [PYTHON, "-c", HTTP_SERVER, root, str(port)],
+                                stdout=lf, stderr=lf)
+    try:
+        end = time.time() + 30
+        while sh([AB, "-q", "-n", "1", url], timeout=5).returncode != 0:
+            if proc.poll() is not None or time.time() > end:
+                failed.append("did not answer within 30 s")
+                break
+            time.sleep(0.2)
+        libc = mapped_libc(proc.pid)
+        for n in HTTP_CLIENTS if not failed else ():
+            r = sh([AB, "-q", "-c", str(n), "-n", str(HTTP_REQUESTS), url],
+                   timeout=seconds * 20 + 120)
+            res = parse_ab(r.stdout)
+            if r.returncode != 0 or res is None or res["failed_requests"] or res["non_2xx"]:
+                why = "ab exit %d" % r.returncode if r.returncode or res is None else \
+                    "%d failed requests, %d non-2xx" % (res["failed_requests"], res["non_2xx"])
+                failed.append("%d clients: %s: %s" % (n, why, (r.stderr or r.stdout).strip()[-200:]))
+                runs.append({"threads": n, "error": why})
+            else:
+                runs.append(dict(res, threads=n, server_libc=libc))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+        try:
+            rc = proc.wait(timeout=60)
+            if rc != 0:
+                failed.append("exited %d" % rc)
+        except subprocess.TimeoutExpired:
+            failed.append("did not stop within 60 s of SIGINT")
+        with open(log, errors="replace") as f:
+            text = f.read()
+        if "Traceback" in text:
+            failed.append("log: " + text[text.index("Traceback"):][-200:])
+    finally:
+        if proc.poll() is None:
             proc.kill()
             proc.wait()
-            return ["did not answer within 30 s"]
-        time.sleep(0.2)
-    libc = mapped_libc(proc.pid)
-    for n in HTTP_CLIENTS:
-        r = sh([AB, "-q", "-c", str(n), "-t", str(seconds), "-n", "10000000", url],
-               timeout=seconds + 120)
-        res = parse_ab(r.stdout)
-        base = {"group": "apps", "case": HTTP, "threads": n, "param": "",
-                "variant": v, "rep": rep, "server_libc": libc}
-        if r.returncode != 0 or res is None or res["failed_requests"] or res["non_2xx"]:
-            why = "ab exit %d" % r.returncode if r.returncode or res is None else \
-                "%d failed requests, %d non-2xx" % (res["failed_requests"], res["non_2xx"])
-            failed.append("%d clients: %s: %s" % (n, why, (r.stderr or r.stdout).strip()[-200:]))
-            results.append(dict(base, error=why))
-        else:
-            results.append(dict(base, **res))
-    proc.send_signal(signal.SIGINT)
-    try:
-        rc = proc.wait(timeout=60)
-        if rc != 0:
-            failed.append("exited %d" % rc)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-        failed.append("did not stop within 60 s of SIGINT")
-    with open(log, errors="replace") as f:
-        text = f.read()
-    if "Traceback" in text:
-        failed.append("log: " + text[text.index("Traceback"):][:200])
+        keep_log(log, logdir, "http.server-%s-rep%d.log" % (v, rep))
+    runs = [dict(r, group="apps", case=HTTP, param="", variant=v, rep=rep) for r in runs]
+    if failed and any("error" not in r for r in runs):
+        runs = void(runs, "http.server: " + failed[0])
+    results += runs
     return failed

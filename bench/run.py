@@ -262,9 +262,11 @@ def build(variants, builddir, outdir):
 class TaskMonitor(threading.Thread):
     """The peak of the thread count of the benchmark process (Threads: of
     /proc/PID/status), read every 2 ms from outside it, from its start to
-    its exit.  The benchmark process is the last of the chain of
-    first children of the process run.py started (perf, an environment
-    wrapper, a launcher or the benchmark itself).  A sampler inside the
+    its exit.  The benchmark process is the last of the chain of first
+    children of the process run.py started (perf, an environment wrapper,
+    a launcher or the benchmark itself), found again at every reading
+    (perf forks it only once it has set up), and read only if its command
+    line names EXE (peak 0: never found).  A sampler inside the
     process, at its priority, waits for a CPU behind the process's own
     runnable threads exactly when they pile up: on 2 cores with 500
     churning threads it read 667 where the machine held 31,350 tasks.
@@ -273,9 +275,9 @@ class TaskMonitor(threading.Thread):
 
     PERIOD = 0.002
 
-    def __init__(self, root):
+    def __init__(self, root, exe):
         super().__init__(daemon=True)
-        self.root, self.peak, self.priority = root, 0, "normal"
+        self.root, self.exe, self.peak, self.priority = root, exe, 0, "normal"
         self.stop = threading.Event()
 
     @staticmethod
@@ -307,29 +309,30 @@ class TaskMonitor(threading.Thread):
             self.priority = "fifo"
         except (OSError, AttributeError):
             pass
-        leaf = self.root
         while not self.stop.wait(self.PERIOD):
-            n = self.threads_of(leaf)
-            # Until the benchmark has threads, follow the chain down
-            # again: perf forks its child only after it has set up.
-            while n < 2:
-                kid = self.first_child(leaf)
-                if kid is None:
-                    break
-                leaf, n = kid, self.threads_of(kid)
-            self.peak = max(self.peak, n)
+            leaf, kid = self.root, self.root
+            while kid is not None:
+                leaf, kid = kid, self.first_child(kid)
+            try:
+                with open("/proc/%d/cmdline" % leaf, "rb") as f:
+                    if self.exe.encode() not in f.read().split(b"\0"):
+                        continue
+            except OSError:
+                continue
+            self.peak = max(self.peak, self.threads_of(leaf))
 
 
-def run_cmd(cmd, timeout, monitor=None):
+def run_cmd(cmd, timeout, monitor=None, exe=None):
     """Run CMD in a process group of its own; (returncode, stdout, stderr),
     with returncode None if it ran past TIMEOUT seconds, when the whole
     group is killed (perf's child too) and its output so far returned.
-    MONITOR, a dict, receives the TaskMonitor's peak and priority."""
+    MONITOR, a dict, receives the peak and priority of a TaskMonitor of
+    the process that runs EXE."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, start_new_session=True)
     mon = None
     if monitor is not None:
-        mon = TaskMonitor(p.pid)
+        mon = TaskMonitor(p.pid, exe)
         mon.start()
     try:
         out, err = p.communicate(timeout=timeout)
@@ -377,7 +380,7 @@ def run_one(exe, threads, param, seconds, events, timeout, env=(), launcher=(),
                    "-e", EXIT_EVENTS[2], "--"] + cmd
         cmd = list(env) + cmd
         monitor = {} if tasks else None
-        rc, out, err = run_cmd(cmd, timeout, monitor)
+        rc, out, err = run_cmd(cmd, timeout, monitor, exe)
         if rc is None:
             return {"error": "timed out after %ds in phase %s"
                     % (timeout, last_phase(err)), "timeout": last_phase(err)}
@@ -397,7 +400,7 @@ def run_one(exe, threads, param, seconds, events, timeout, env=(), launcher=(),
         return {"error": "no result line: %s" % (err.strip()[-300:] or "empty output")}
     res = json.loads(lines[-1])
     res["perf"] = perf
-    if monitor:
+    if monitor and monitor["peak"]:
         res["tasks_peak"], res["tasks_sampler"] = monitor["peak"], monitor["priority"]
     if trace:
         res["exit_delays"] = exit_delays(script, res.get("pid"))
@@ -496,7 +499,7 @@ def lockstat_base(variant):
 #   BUNDLE/sysroots/SYSROOT/lib/   ld.so, libc.so.6, ... (debug info stripped)
 #   BUNDLE/manifest.json           base, variants, what each sysroot is
 BUNDLE_LIBS = ("ld-linux", "libc.so", "libm.so", "libpthread.so", "libdl.so",
-               "librt.so")
+               "librt.so", "libresolv.so", "libanl.so", "libutil.so", "libnss_")
 RUN_SCRIPT = """#!/bin/sh
 # nptl-scale benchmark bundle: ./run [--bench GROUP] [--reps N] [--resume] [VARIANT...]
 # Needs python3; results in ./results (or $OUT_DIR).
@@ -1292,18 +1295,30 @@ def run_apps(doc, a, manifest, required):
     failed.  Missing programs fail the run if REQUIRED (BENCH names apps),
     else they are a note."""
     miss = apps.missing()
+    libc = glob.glob(os.path.join(
+        os.path.join(a.bundle, "sysroots", sysroot(a.variants[0]), "lib") if manifest
+        else variant_dir(a.build, a.variants[0], "root"), "**", "libc.so.6"), recursive=True)
     if miss:
-        doc["apps_note"] = "not run: not installed: " + ", ".join(miss)
+        why = "not installed: " + ", ".join(miss)
+    elif libc and elf_target(libc[0]) != elf_target(apps.MARIADBD):
+        why = "this machine's MariaDB is built for another target than the sysroots"
+    else:
+        why = None
+    if why:
+        doc["apps_note"] = "not run: " + why
         print("run.py: apps: %s" % doc["apps_note"], file=sys.stderr)
-        return ["apps: not installed: " + ", ".join(miss)] if required else []
+        return ["apps: " + why] if required else []
     prefixes = {v: env_prefix(v) + (bundle_launcher(a.bundle, manifest, v) if manifest
                                     else [variant_dir(a.build, v, "run")])
                 for v in a.variants}
     reps = a.reps or APPS_REPS
     print("run.py: apps: MariaDB under sysbench, %d repetitions" % reps, flush=True)
     t0 = time.time()
-    doc["apps"], failed = apps.run_apps(a.variants, prefixes, reps, APPS_SECONDS,
-                                        os.path.join(a.out, "apps-logs"))
+    try:
+        doc["apps"], failed = apps.run_apps(a.variants, prefixes, reps, APPS_SECONDS,
+                                            os.path.join(a.out, "apps-logs"))
+    except Exception as e:  # keep what the other groups measured
+        doc["apps"], failed = [], ["apps: %s: %s" % (type(e).__name__, e)]
     doc["apps_reps"], doc["apps_minutes"] = reps, (time.time() - t0) / 60
     return failed
 
@@ -1312,7 +1327,7 @@ def apps_report(doc, variants):
     runs = doc.get("apps") or []
     if not runs and not doc.get("apps_note"):
         return []
-    out = ["## Real workloads: MariaDB under sysbench", ""]
+    out = ["## Real workloads: MariaDB under sysbench, http.server under ab", ""]
     if doc.get("apps_note"):
         return out + [doc["apps_note"], ""]
     libcs = sorted({r["server_libc"] for r in runs if r.get("server_libc")})
@@ -1329,20 +1344,22 @@ def apps_report(doc, variants):
             "from sysbench's histogram (medians); ratio and interval as "
             "above; retried = transactions sysbench retried after a deadlock "
             "(any other error stops it and fails the run).  %s = Debian's "
-            "python3 -m http.server (a thread per connection) under the "
-            "variant, loaded by ab -c CLIENTS for %d s without keep-alive (a "
-            "connection, and a server thread, per request) for a %d-byte "
-            "file; its tx/s are ab's requests/s, p95 / p99 ab's, in whole "
-            "ms; any failed request fails the run.  %s cores: the 256-core "
+            "python3 running the standard library's ThreadingHTTPServer (a "
+            "thread per connection; listen backlog 256) under the variant, "
+            "loaded by ab -c CLIENTS -n %d without keep-alive (a connection, "
+            "and a server thread, per request) for a %d-byte file; its tx/s "
+            "are ab's requests/s, p95 / p99 ab's, in whole ms; any failed "
+            "request fails the run.  %s cores: the 256-core "
             "case of the condvar report cannot be shown here."
             % (apps.MARIADBD, ", ".join(libcs) or "?", apps.TABLES, apps.TABLE_SIZE,
                " ".join(apps.SERVER_OPTS), doc.get("apps_reps", 0),
-               doc.get("apps_minutes", 0), APPS_SECONDS, apps.HTTP, APPS_SECONDS,
+               doc.get("apps_minutes", 0), APPS_SECONDS, apps.HTTP, apps.HTTP_REQUESTS,
                apps.HTTP_FILE_BYTES, doc["machine"].get("cores")),
             ""]
     lines = []
     for case, n in sorted({(r["case"], r["threads"]) for r in runs},
-                          key=lambda k: (apps.CASES.index(k[0]), k[1])):
+                          key=lambda k: (apps.CASES.index(k[0]) if k[0] in apps.CASES
+                                         else len(apps.CASES), k[0], k[1])):
         cfg = [r for r in runs if (r["case"], r["threads"]) == (case, n)]
         for v in variants:
             ok = [r for r in cfg if r["variant"] == v and "rate" in r]
@@ -1464,6 +1481,9 @@ def main():
     if manifest and not cfgs and not p.apps:
         # glibc's benchtests and stress-ng need the build trees.
         sys.exit("run.py: BENCH=%s runs nothing from a bundle" % a.bench)
+    if "apps" in p.named and apps.missing():
+        sys.exit("run.py: BENCH=apps needs %s (harness/tools.sh names their packages)"
+                 % ", ".join(apps.missing()))
     os.makedirs(a.out, exist_ok=True)
     events, perf_note = perf_events()
     if manifest:
@@ -1544,6 +1564,7 @@ def main():
                                         "stress-ng" in p.named)
         failed += f
     if p.apps:
+        save_results(doc, a.out, partial=True)
         failed += run_apps(doc, a, manifest, "apps" in p.named)
     doc["failed"] = failed
     rows = derive(doc, a.variants, a.out)

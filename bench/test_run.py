@@ -292,7 +292,7 @@ class InstrumentTest(unittest.TestCase):
                 "[t.join() for t in ts]")
         mon = {}
         rc, _, _ = run.run_cmd(["sh", "-c", "%s -c '%s'; true" % (sys.executable, prog)],
-                               30, mon)
+                               30, mon, sys.executable)
         self.assertEqual(rc, 0)
         self.assertEqual(mon["peak"], 41)
         self.assertIn(mon["priority"], ("fifo", "normal"))
@@ -300,6 +300,10 @@ class InstrumentTest(unittest.TestCase):
                                      tasks_sampler=mon["priority"], startup_s=0.1,
                                      startup_create_max_ns=1, create_failed={})])
         self.assertEqual(s["samplers"], [mon["priority"]])
+        # A process that is not the benchmark is not read: the peak stays 0.
+        mon = {}
+        run.run_cmd([sys.executable, "-c", prog], 30, mon, "/nonexistent/bench")
+        self.assertEqual(mon["peak"], 0)
 
     def test_latency_summary_and_report(self):
         runs = [result("stock", i, 10.0, case="create-latency", param="empty",

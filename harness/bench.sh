@@ -28,7 +28,7 @@ APPS_TOOLS="mariadbd mariadb-install-db mariadb sysbench ab system-python3"
 # shellcheck disable=SC2086
 case ",${BENCH:-default}," in
   *,apps,*) [ -n "$BUNDLE" ] || ensure_tools $APPS_TOOLS ;;
-  ,full,) ensure_tools -o $APPS_TOOLS ;;
+  ,full,) [ -n "$BUNDLE" ] || ensure_tools -o $APPS_TOOLS ;;
 esac
 if [ -n "$BUNDLE" ]; then
   # make bench-bundle: the binaries, the sysroots' run-time files and the
