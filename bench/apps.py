@@ -270,7 +270,11 @@ def run_apps(variants, prefixes, reps, seconds, logdir):
         if why:
             return results, ["apps: " + why]
         for rep in range(reps):
-            for v in variants:
+            # Each repetition starts with the next variant: a server run
+            # later in a repetition met a machine that had run the others
+            # (a copy of the data written back, caches), and a fixed order
+            # put that on one variant.
+            for v in variants[rep % len(variants):] + variants[:rep % len(variants)]:
                 for shape in sorted({tuple(w[3]) for w in WORKLOADS}):
                     f = run_server(v, prefixes[v], tpl, workdir, list(shape), rep,
                                    seconds, results, logdir)
@@ -362,8 +366,10 @@ def parse_ab(out):
 # The standard library's server as `python3 -m http.server` runs it, with
 # a listen backlog for the clients (its default of 5 drops connections at
 # 32 clients, and their SYN retransmits, after 1 and 3 s, would be what
-# p99 measures).
-HTTP_SERVER = """import functools, http.server as h, sys
+# p99 measures), and SIGINT (how it is stopped) handled even where the
+# shell that started run.py in the background left it ignored.
+HTTP_SERVER = """import functools, http.server as h, signal, sys
+signal.signal(signal.SIGINT, signal.default_int_handler)
 h.ThreadingHTTPServer.request_queue_size = 256
 h.test(HandlerClass=functools.partial(h.SimpleHTTPRequestHandler, directory=sys.argv[1]),
        ServerClass=h.ThreadingHTTPServer, port=int(sys.argv[2]), bind="127.0.0.1")
