@@ -77,9 +77,8 @@ LOG_FAILURE = re.compile(r"\[ERROR\]|Assertion|got signal|got exception|"
 
 
 def missing():
-    """The programs this machine lacks."""
-    return [p for p in PROGRAMS
-            if not (os.access(p, os.X_OK) if p.startswith("/") else shutil.which(p))]
+    """The programs this machine lacks (which() takes a path as it is)."""
+    return [p for p in PROGRAMS if not shutil.which(p)]
 
 
 def mapped_libc(pid):
@@ -94,8 +93,9 @@ def mapped_libc(pid):
     return "none"
 
 
-def sh(cmd, timeout=600, **kw):
-    """Run CMD; a run past TIMEOUT seconds is killed and returns 124."""
+def sh(cmd, timeout=None, **kw):
+    """Run CMD, capturing its output; a run past TIMEOUT seconds (if given)
+    is killed and returns 124."""
     try:
         return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
     except subprocess.TimeoutExpired as e:
@@ -240,7 +240,8 @@ def template(workdir, prefix):
     # the PAM plugin, where installed, to nobody.
     owner = ["--user=root"] if os.geteuid() == 0 else []
     r = sh([INSTALL_DB, "--no-defaults", "--datadir=" + tpl,
-            "--auth-root-authentication-method=normal", "--skip-test-db"] + owner)
+            "--auth-root-authentication-method=normal", "--skip-test-db"] + owner,
+           timeout=600)
     if r.returncode != 0:
         return None, "mariadb-install-db: exit %d: %s" % (r.returncode, r.stdout[-300:] + r.stderr[-300:])
     srv = Server(prefix, tpl, workdir, "prepare", [])
@@ -289,8 +290,8 @@ def run_apps(variants, prefixes, reps, seconds, logdir):
 def void(runs, why):
     """RUNS as failed runs: what their server did after them (an error in
     its log, an unclean shutdown) makes their figures worthless."""
-    return [{k: r[k] for k in ("group", "case", "threads", "param", "variant", "rep")}
-            | {"error": why} for r in runs]
+    return [{k: r[k] for k in ("case", "threads") if k in r} | {"error": why}
+            for r in runs]
 
 
 def keep_log(path, logdir, name):
@@ -330,8 +331,7 @@ def run_server(v, prefix, tpl, workdir, shape, rep, seconds, results, logdir):
             down = srv.stop()
             if down:
                 failed += down
-                runs = void([dict(r, group="apps", param="", variant=v, rep=rep)
-                             for r in runs], "server: " + down[0])
+                runs = void(runs, "server: " + down[0])
     finally:
         srv.kill()
         keep_log(srv.log, logdir, "mariadb-%s-rep%d%s.log" % (v, rep, "-churn" if shape else ""))
@@ -430,8 +430,7 @@ def run_http(v, prefix, workdir, rep, seconds, results, logdir=None):
             proc.kill()
             proc.wait()
         keep_log(log, logdir, "http.server-%s-rep%d.log" % (v, rep))
-    runs = [dict(r, group="apps", case=HTTP, param="", variant=v, rep=rep) for r in runs]
     if failed and any("error" not in r for r in runs):
         runs = void(runs, "http.server: " + failed[0])
-    results += runs
+    results += [dict(r, group="apps", case=HTTP, param="", variant=v, rep=rep) for r in runs]
     return failed

@@ -33,6 +33,7 @@ import time
 import threading
 
 import apps
+from apps import sh
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CREATORS = [1, 2, 4, 8, 40, 120, 500]
@@ -161,10 +162,6 @@ def plan(mode):
 def cases():
     return [f[:-2] for f in os.listdir(os.path.join(TOP, "bench", "cases"))
             if f.endswith(".c")]
-
-
-def sh(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
 def machine():
@@ -1255,6 +1252,15 @@ def elf_target(path):
     return (h[4], h[18:20]) if len(h) == 20 and h[:4] == b"\x7fELF" else None
 
 
+def other_target(exe, root):
+    """True if the program EXE is built for another target than the
+    libc.so.6 of ROOT (a sysroot, or a bundle's lib directory), as this
+    machine's programs are for ARCH=i686 on x86_64."""
+    libc = glob.glob(os.path.join(root, "libc.so.6")) + \
+        glob.glob(os.path.join(root, "lib*", "libc.so.6"))
+    return bool(libc) and elf_target(libc[0]) != elf_target(os.path.realpath(exe))
+
+
 def stress_ng(variants, builddir, seconds, required):
     """Run stress-ng --pthread under each sysroot.  Returns the report's
     text and what failed, one line each; stress-ng not installed, or built
@@ -1263,8 +1269,7 @@ def stress_ng(variants, builddir, seconds, required):
     exe = shutil.which("stress-ng")
     if not exe:
         return "stress-ng not installed", ["stress-ng: not installed"] if required else []
-    libc = glob.glob(os.path.join(variant_dir(builddir, variants[0], "root"), "lib*", "libc.so.6"))
-    if libc and elf_target(libc[0]) != elf_target(os.path.realpath(exe)):
+    if other_target(exe, variant_dir(builddir, variants[0], "root")):
         why = "this machine's stress-ng is built for another target than the sysroots"
         return "not run: " + why, ["stress-ng: " + why] if required else []
     lines, failed = [], []
@@ -1295,12 +1300,11 @@ def run_apps(doc, a, manifest, required):
     failed.  Missing programs fail the run if REQUIRED (BENCH names apps),
     else they are a note."""
     miss = apps.missing()
-    libc = glob.glob(os.path.join(
-        os.path.join(a.bundle, "sysroots", sysroot(a.variants[0]), "lib") if manifest
-        else variant_dir(a.build, a.variants[0], "root"), "**", "libc.so.6"), recursive=True)
     if miss:
         why = "not installed: " + ", ".join(miss)
-    elif libc and elf_target(libc[0]) != elf_target(apps.MARIADBD):
+    elif other_target(apps.MARIADBD,
+                      os.path.join(a.bundle, "sysroots", sysroot(a.variants[0]), "lib")
+                      if manifest else variant_dir(a.build, a.variants[0], "root")):
         why = "this machine's MariaDB is built for another target than the sysroots"
     else:
         why = None
