@@ -25,7 +25,7 @@ export BASE GLIBC_SRC PATCHES ISOLATION JOBS BENCH BUILD STOCK ARCH ARCHES BZ SE
 # Every goal's variables are checked while make reads this file, before
 # any recipe installs, starts or builds anything: a bad value costs one
 # line (harness/preflight.sh).
-PREFLIGHT_GOALS := $(filter sysroot smoke check check-full check-arches check-series bench \
+PREFLIGHT_GOALS := $(filter sysroot smoke check check-full check-arches check-series check-fixes bench \
   bench-bundle mail export-debian linetraffic docker-image,$(MAKECMDGOALS))
 ifneq ($(PREFLIGHT_GOALS),)
 PREFLIGHT_ERROR := $(shell BASE='$(BASE)' STOCK='$(STOCK)' ARCH='$(ARCH)' GLIBC_SRC='$(GLIBC_SRC)' \
@@ -41,7 +41,7 @@ export AUTO_INSTALL ?= 1
 
 H := harness
 
-.PHONY: help sysroot smoke check check-full check-series check-arches bench bench-bundle mail export-debian linetraffic docker-image docker-stop \
+.PHONY: help sysroot smoke check check-full check-series check-fixes check-arches bench bench-bundle mail export-debian linetraffic docker-image docker-stop \
         selftest clean distclean
 
 help:  ## list the targets
@@ -75,6 +75,9 @@ check-arches:  ## the other targets: aarch64 (qemu-user) and i686 checked as mak
 
 check-series:  ## bisectability: build and test each prefix of the series against stock
 	$(H)/check-series.sh
+
+check-fixes:  ## each fix of series.fixes: its bug's reproducer fails before it and passes with it, its tests pass, and the same with the fix alone on stock where it applies alone
+	$(H)/check-fixes.sh
 
 bench: sysroot  ## benchmarks, stock vs patched, report in build/bench/ (BENCH=quick|NAME)
 	$(H)/bench.sh $(VARIANTS)

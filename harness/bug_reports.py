@@ -5,6 +5,8 @@ series fixes.
     bug_reports.py --bugs FILE --series-dir DIR --mails DIR --label TEXT
                    [--check DIR] [--variant NAME] [--run NAME=CC ...]
                    [--arch ARCH] [--bz name=NNNNN,...] OUT
+    bug_reports.py --bugs FILE --series-dir DIR --results [--patch P]
+                   [--run NAME=CC ...] [--unfixed NAME=CC ...]
 
 FILE (patches/glibc-<base>/bugs) has a stanza per bug: Name, Patch (the
 fix's file in DIR), Component, Summary, Test (the glibc test the fix
@@ -28,6 +30,12 @@ with --run stock, or does not PASS with another --run (a build error
 and UNSUPPORTED are neither), is an error: the report would claim what
 was not seen.  --bz name=NNNNN puts the bug's
 number into the report's title line once the submitter has filed it.
+
+--results writes no report: it prints a line per bug and run (bug, run,
+pass/fail/other, what the reproducer said) and fails as above; --unfixed
+NAME=CC is a run that must FAIL as stock's does (a tree without the fix,
+such as stock and the fixes before it), and --patch P keeps only the bugs
+that P fixes (make check-fixes).
 """
 
 import argparse
@@ -247,6 +255,11 @@ def main():
     ap.add_argument("--check", help="make check's directory (BUILD/<base>/check)")
     ap.add_argument("--variant", default="fixes", help="the variant with the fixes in that check")
     ap.add_argument("--run", action="append", default=[], metavar="NAME=CC")
+    ap.add_argument("--unfixed", action="append", default=[], metavar="NAME=CC",
+                    help="a run without the fix: its reproducer must FAIL")
+    ap.add_argument("--patch", help="only the bugs that this patch (file name) fixes")
+    ap.add_argument("--results", action="store_true",
+                    help="print each run's result instead of writing reports")
     ap.add_argument("--arch", default=platform.machine())
     ap.add_argument("--bz", help="name=NNNNN,...: the Bugzilla numbers filed")
     ap.add_argument("--bz-lines", action="store_true",
@@ -276,10 +289,22 @@ def main():
             if b["Name"] in bz:
                 print("%s\t%s" % (b["Patch"], bz[b["Name"]]))
         return
-    if not (a.out and a.series_dir and a.label):
+    if a.patch:
+        bugs = [b for b in bugs if b["Patch"] == a.patch]
+    if a.unfixed and not a.results:
+        ap.error("--unfixed goes with --results (a report names stock as the unfixed run)")
+    if a.results:
+        if not a.series_dir:
+            ap.error("--series-dir is needed for --results")
+    elif not (a.out and a.series_dir and a.label):
         ap.error("OUT, --series-dir and --label are needed for the reports")
-    a.version = a.version or a.label.split()[0]
-    os.makedirs(a.out, exist_ok=True)
+    else:
+        a.version = a.version or a.label.split()[0]
+        os.makedirs(a.out, exist_ok=True)
+    # (name, compiler, the result it must have)
+    specs = [(n, cc, "fail" if n == "stock" else "pass")
+             for n, _, cc in (s.partition("=") for s in a.run)]
+    specs += [(n, cc, "fail") for n, _, cc in (s.partition("=") for s in a.unfixed)]
     prepared = []
     for bug in bugs:
         try:
@@ -308,28 +333,28 @@ def main():
     # The runs at once: a reproducer of a deadlock waits for its timeout
     # and uses no CPU meanwhile.
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-        futures = {(bug["Name"], spec): pool.submit(run_reproducer, files, bug,
-                                                    spec.partition("=")[2], a.timeout)
+        futures = {(bug["Name"], name): pool.submit(run_reproducer, files, bug, cc, a.timeout)
                    for bug, files in prepared
                    if not bug.get("Arch") or bug["Arch"] == a.arch
-                   for spec in a.run}
+                   for name, cc, _ in specs}
     errors = []
     for bug, files in prepared:
         runs = []
-        for spec in a.run:
-            f = futures.get((bug["Name"], spec))
+        for name, _, want in specs:
+            f = futures.get((bug["Name"], name))
             if f is None:
                 continue
-            name = spec.partition("=")[0]
             kind, said = f.result()
             runs.append((name, (kind, said)))
-            want = "fail" if name == "stock" else "pass"
+            if a.results:
+                print("%s\t%s\t%s\t%s" % (bug["Name"], name, kind, said))
             if kind != want:
                 errors.append("%s: the reproducer %s with %s: %s" % (
                     bug["Name"], {"pass": "passed", "fail": "failed"}.get(kind, "could not run"),
                     name, said))
-        with open(os.path.join(a.out, bug["Name"] + ".txt"), "w") as f:
-            f.write(report(bug, a, files, runs))
+        if not a.results:
+            with open(os.path.join(a.out, bug["Name"] + ".txt"), "w") as f:
+                f.write(report(bug, a, files, runs))
     if errors:
         sys.exit("bug_reports.py: " + "; ".join(errors))
 

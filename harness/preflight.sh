@@ -19,7 +19,7 @@ runs= bench=
 for g in "$@"; do
   case $g in
     bench|bench-bundle) runs=run bench=1 ;;
-    smoke|check|check-full|check-series|linetraffic) runs=run ;;
+    smoke|check|check-full|check-series|check-fixes|linetraffic) runs=run ;;
   esac
 done
 if [ -n "$bench" ]; then check_bench_arch; else check_arch $runs; fi

@@ -130,7 +130,7 @@ class BugReportsTest(unittest.TestCase):
             (b,) = bug_reports.read_bugs(p)
             self.assertEqual(b["Observed"], "it hangs\nfor good")
 
-    def generate(self, d, body, *runs):
+    def generate(self, d, body, *runs, extra=()):
         series = os.path.join(d, "series")
         os.makedirs(series)
         with open(os.path.join(series, "0001-nptl-Fix-x.patch"), "w") as f:
@@ -147,7 +147,8 @@ class BugReportsTest(unittest.TestCase):
         r = subprocess.run([sys.executable, os.path.join(HERE, "bug_reports.py"),
                             "--bugs", d + "/bugs", "--series-dir", series, "--mails", mails,
                             "--label", "2.43 (upstream)", "--bz", "x-bug=12345"]
-                           + ["--run=%s=%s" % (n, CC) for n in runs] + [out],
+                           + ["--run=%s=%s" % (n, CC) for n in runs] + list(extra)
+                           + ([] if "--results" in extra else [out]),
                            capture_output=True, text=True)
         text = None
         if os.path.exists(out + "/x-bug.txt"):
@@ -186,6 +187,30 @@ class BugReportsTest(unittest.TestCase):
             # UNSUPPORTED on stock reproduces nothing.
             r, _ = self.generate(d, '  FAIL_UNSUPPORTED ("no");', "stock")
             self.assertIn("x-bug: the reproducer could not run with stock: exit 77", r.stderr)
+
+    def test_results(self):
+        # make check-fixes: a line per run, no report; --unfixed must fail.
+        with tempfile.TemporaryDirectory() as d:
+            r, text = self.generate(d, "  TEST_COMPARE (2, 3);",
+                                    extra=("--results", "--unfixed=before=" + CC))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIsNone(text)
+            self.assertRegex(r.stdout, r"^x-bug\tbefore\tfail\texit 1, FAIL")
+        with tempfile.TemporaryDirectory() as d:
+            r, _ = self.generate(d, "  TEST_COMPARE (2, 2);",
+                                 extra=("--results", "--unfixed=before=" + CC))
+            self.assertIn("x-bug: the reproducer passed with before", r.stderr)
+            self.assertRegex(r.stdout, r"^x-bug\tbefore\tpass")
+        with tempfile.TemporaryDirectory() as d:
+            # --patch keeps only that patch's bugs: none here.
+            r, _ = self.generate(d, "  TEST_COMPARE (2, 2);",
+                                 extra=("--results", "--patch", "0002-other.patch",
+                                        "--unfixed=before=" + CC))
+            self.assertEqual((r.returncode, r.stdout), (0, ""), r.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            # --unfixed only in --results: a report would call it "with the fix".
+            r, _ = self.generate(d, "  TEST_COMPARE (2, 3);", extra=("--unfixed=x=" + CC,))
+            self.assertIn("--unfixed goes with --results", r.stderr)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from makeenv import make_env  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FAKED = ("build.sh", "check.sh", "bench.sh", "check-series.sh", "mail.sh",
+FAKED = ("build.sh", "check.sh", "bench.sh", "check-series.sh", "check-fixes.sh", "mail.sh",
          "export-debian.sh", "linetraffic.sh", "smoke.sh", "docker-image.sh",
          "check-arches.sh")
 
@@ -37,6 +37,8 @@ BAD = [
     (["sysroot", "ISOLATION=vm"], "vm"),
     (["sysroot", "JOBS=many"], "JOBS"),
     (["check-series", "BASE=2.99"], "2.99"),
+    (["check-fixes", "BASE=2.99"], "2.99"),
+    (["check-fixes", "ARCH=powerpc64le"], "compiled only"),
     (["mail", "BASE=2.99"], "2.99"),
     (["mail", "BZ=no-such-bug=123"], "no-such-bug"),
     (["mail", "BZ=setxid-create-fail-deadlock=soon"], "name=NUMBER"),

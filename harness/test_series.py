@@ -18,7 +18,7 @@ import bug_reports  # noqa: E402
 PLACEHOLDER = "From: nptl-scale <unsent@invalid>"
 # What a commit message for libc-alpha does not mention: our harness, its
 # targets and files.
-INTERNAL = re.compile(r"nptl-scale|make (check|bench|mail|sysroot|linetraffic)|check-series|"
+INTERNAL = re.compile(r"nptl-scale|make (check|bench|mail|sysroot|linetraffic)|check-series|check-fixes|"
                       r"check-full|DejaGnu|results/|harness/|bench/|testsuite/|BASE=")
 
 

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# check-fixes.sh: does each fix of series.fixes fix its own bug, on its own?
+#
+# For fix k: the reproducer of each bug it fixes (patches/<base>/bugs,
+# harness/bug_reports.py) must FAIL on stock + fixes 1..k-1 and PASS on
+# stock + fixes 1..k, and the glibc tests the patch adds must PASS there
+# (glibc's own make rules, in the build tree).  Where fix k applies to
+# stock without the fixes before it, stock + fix k alone is built and
+# checked the same way (what a distribution takes when it picks one fix);
+# where it does not, the summary names the file it does not apply to,
+# which is the earlier fix it needs.
+#
+# One build tree (variant `fixcheck`) is brought from one state to the next
+# by build.sh, which rebuilds only what a state changes.  Output:
+# build/<base>/check-fixes/summary.md (and the per-state logs); non-zero
+# if a state does not build or a result is not the expected one.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/env.sh"
+
+check_base
+check_arch run
+[ "$(arch_runs)" = native ] \
+  || die "make check-fixes runs the reproducers here: ARCH=$ARCH is not this machine's"
+src=$(patch_dir)
+[ -f "$(series_file fixes)" ] || die "$(series_file fixes) is missing: this base has no fixes series"
+series_patches fixes > /dev/null   # dies on a missing entry
+mapfile -t fixes < <(series_patches fixes)
+[ ${#fixes[@]} -gt 0 ] || die "$(series_file fixes) lists no patch"
+bugs=$src/bugs
+out=$(base_dir check-fixes)
+rm -rf "$out"; mkdir -p "$out/patches"
+cp -r "$src"/. "$out/patches"/
+rm -f "$out/patches"/series.*
+export PATCHES=$out/patches
+resolve_isolation
+
+"$TOP/harness/build.sh" stock || exit 1
+stock_tar=$(source_dir)/glibc.tar
+# A result that is not the expected one is a line of this file (the
+# functions below run in command substitutions).
+bad=$out/unexpected
+: > "$bad"
+
+# build_state NAME PATCH...: the fixcheck tree as stock + PATCH...
+build_state () {
+  local name=$1; shift
+  printf '%s\n' "${@##*/}" > "$PATCHES/series.fixcheck"
+  note "check-fixes: $name: stock + $(printf '%s ' "${@##*/}" | sed 's/\(....\)[^ ]* /\1 /g')"
+  "$TOP/harness/build.sh" fixcheck > "$out/build-$name.log" 2>&1 && return 0
+  echo "$name: does not build (see $out/build-$name.log)" >> "$bad"
+  return 1
+}
+
+# repro WANT NAME PATCH VARIANT: the reproducers of PATCH's bugs built
+# against VARIANT (WANT: pass or fail), for the summary ("bug: RESULT; ").
+repro () {
+  local want=$1 name=$2 p=$3 v=$4 opt=--run f line
+  [ -f "$bugs" ] || return 0
+  [ "$want" = fail ] && opt=--unfixed
+  f=$out/repro-$name-$want
+  "$TOP/harness/bug_reports.py" --bugs "$bugs" --series-dir "$PATCHES" --results \
+    --patch "${p##*/}" "$opt" "$name=$(variant_dir "$v" cc)" > "$f.txt" 2> "$f.err" \
+    || { echo "$name: $(head -c 300 "$f.err")" >> "$bad"; }
+  while IFS=$'\t' read -r -a line; do
+    printf '%s: %s; ' "${line[0]}" "${line[2]^^}"
+  done < "$f.txt"
+}
+
+# tests NAME PATCH: the glibc tests that PATCH adds (its new tst-*.c files
+# that are tests of their subdirectory), each run in the fixcheck tree.
+tests () {
+  local name=$1 p=$2 t dir res obj
+  obj=$(variant_dir fixcheck obj)
+  for t in $(sed -n 's|^+++ b/\([a-z_]*\)/\(tst-[A-Za-z0-9_-]*\)\.c$|\1/\2|p' "$p"); do
+    dir=${t%/*}
+    in_env "$(variant_dir fixcheck src)/$dir" make -r -s -f Makefile -f "$TOP/harness/print-var.mk" \
+      objdir="$obj" subdir="$dir" ..=../ print-tests 2>/dev/null | tr ' ' '\n' \
+      | grep -qx "${t#*/}" || continue
+    rm -f "$obj/$t.test-result"
+    in_env "$obj" make test t="$t" > "$out/test-$name-${t#*/}.log" 2>&1
+    res=$(cut -d: -f1 "$obj/$t.test-result" 2>/dev/null)
+    printf '%s: %s; ' "$t" "${res:-NOT RUN}"
+    [ "$res" = PASS ] || echo "$name: $t: ${res:-not run}" >> "$bad"
+  done
+}
+
+# applies_alone PATCH: nothing if PATCH applies to stock's source alone,
+# else the file it does not apply to.
+applies_alone () {
+  local d err ex
+  d=$(mktemp -d) && tar -xf "$stock_tar" -C "$d" --strip-components=1
+  ex=$(apply_excludes "$d" "$1" 2>/dev/null)
+  if ! err=$(cd "$d" && GIT_CEILING_DIRECTORIES=$d git apply --check ${ex:+"$ex"} "$1" 2>&1); then
+    patch_error_file "$err"; [ -n "$(patch_error_file "$err")" ] || echo "?"
+  fi
+  rm -rf "$d"
+}
+
+# The states in order: stock (fix 1's bugs must fail there), then each
+# prefix (fix k's bugs must pass, fix k+1's fail).
+rows=()
+before=$(repro fail stock "${fixes[0]}" stock)
+for k in "${!fixes[@]}"; do
+  p=${fixes[k]} name=step$((k + 1)) with= own= next=
+  if build_state "$name" "${fixes[@]:0:k+1}"; then
+    with=$(repro pass "$name" "$p" fixcheck) own=$(tests "$name" "$p")
+    [ $((k + 1)) -lt ${#fixes[@]} ] && next=$(repro fail "$name" "${fixes[k+1]}" fixcheck)
+  else
+    with="does not build"
+  fi
+  rows+=("$k"$'\t'"$before"$'\t'"$with"$'\t'"$own")
+  before=$next
+done
+
+# Each fix but the first (which is a prefix already) alone on stock.
+alone=()
+for k in "${!fixes[@]}"; do
+  p=${fixes[k]}
+  if [ "$k" -eq 0 ]; then alone+=("= step1"); continue; fi
+  file=$(applies_alone "$p")
+  if [ -n "$file" ]; then
+    alone+=("does not apply to stock alone (file $file): needs an earlier fix")
+  elif build_state "alone$((k + 1))" "$p"; then
+    alone+=("$(repro pass "alone$((k + 1))" "$p" fixcheck)$(tests "alone$((k + 1))" "$p")")
+  else
+    alone+=("does not build alone")
+  fi
+done
+
+{
+  echo "# Each fix of glibc $(glibc_label) on its own"
+  echo
+  echo "$(date -u +%F), $(uname -m), $(nproc) CPUs, Linux $(uname -r).  \"before\": stock and"
+  echo "the fixes before this one (the bug's reproducer must FAIL); \"with\": and this"
+  echo "fix (it must PASS, and the glibc tests the fix adds too); \"alone\": stock"
+  echo "and this fix only."
+  echo
+  echo "| fix | before | with | its glibc tests, with | alone |"
+  echo "|---|---|---|---|---|"
+  for r in "${rows[@]}"; do
+    IFS=$'\t' read -r k b w o <<< "$r"
+    p=${fixes[k]##*/}
+    printf '| %s | %s | %s | %s | %s |\n' "${p%.patch}" "${b:--}" "${w:--}" "${o:--}" "${alone[k]}"
+  done
+} > "$out/summary.md"
+cat "$out/summary.md"
+[ -s "$bad" ] && die "$(wc -l < "$bad") unexpected result(s), first: $(head -n1 "$bad") (all: $bad)"
+note "check-fixes: every fix fails its reproducer before and passes it with the fix ($out/summary.md)"
