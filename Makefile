@@ -64,7 +64,7 @@ selftest:  ## the harness's own unit tests (no glibc needed; part of make check)
 	env -u ARCH -u BASE -u STOCK -u BUILD -u GLIBC_SRC -u TIMEOUTFACTOR \
 	  python3 -m unittest harness/test_*.py bench/test_*.py
 
-check: sysroot  ## quick gate, stock vs patched: smoke, glibc's tests, our DejaGnu suite, the POSIX condvar tests
+check: sysroot  ## quick gate, stock vs patched: smoke, glibc's tests, our DejaGnu suite, the POSIX condvar tests, MariaDB's thread and lock tests
 	$(H)/check.sh $(VARIANTS)
 
 check-full: sysroot  ## glibc's whole `make check` for each variant, compared (hours)

@@ -373,6 +373,33 @@ if ! [ -d "$posix_src/conformance" ]; then
   mv "$posix_src.new" "$posix_src"
 fi
 
+# mtr_tests VARIANT: MariaDB's own tests of threads and locks with the
+# server on VARIANT's glibc, both condvar modes (harness/mtrtests.py), in
+# .sum lines; one UNSUPPORTED line where they cannot run here (set by
+# mtr_prepare, for every variant alike).
+mtr_tests () {
+  if [ -n "$mtr_why" ]; then echo "UNSUPPORTED: mtr: $mtr_why"; return 0; fi
+  "$TOP/harness/mtrtests.py" --run "$(variant_dir "$1" run)" --tree "$mtr_tree" \
+    --out "$out/mtr-$1"
+}
+
+# mtr_prepare: the server and the client libraries installed (optional
+# tools: as root with AUTO_INSTALL), then Debian's test packages unpacked
+# into the cache; mtr_tree names them, or mtr_why says why not.
+mtr_prepare () {
+  mtr_tree= mtr_why=
+  if [ "$(arch_runs)" != native ]; then
+    mtr_why="MariaDB's tests run natively only (ARCH=$ARCH)"; return 0
+  fi
+  ensure_tools -o mariadbd mariadb perl dpkg-deb mariadb-test-libs
+  local t
+  for t in mariadbd mariadb perl dpkg-deb mariadb-test-libs; do
+    have_tool "$t" || { mtr_why="missing $(tool_hint "$t")"; return 0; }
+  done
+  mtr_tree=$("$TOP/harness/mtrtests.py" --fetch "$CACHE" 2> "$out/mtr-fetch.err") \
+    || mtr_why=$(sed 's/^mtrtests.py: //' "$out/mtr-fetch.err" | head -n1)
+}
+
 : > "$out/times"
 rc=0
 # The self-test's DejaGnu part builds with stock's bin/cc where its
@@ -385,13 +412,16 @@ phase "harness self-test (make selftest)" env NPTL_SCALE_CC="$selftest_cc" \
   || { echo "FAIL: harness self-test (see $out/selftest.log)"; rc=1; }
 phase "smoke test ($*)" "$TOP/harness/smoke.sh" "$@" | tee "$out/smoke.sum" || rc=1
 # The kinds of results compared, stock against each other variant.
-KINDS="glibc dejagnu posix abi"
+KINDS="glibc dejagnu posix abi mtr"
 # Stock's abi part first: the others are compared with its results.
 phase "ABI of the pthread types, stock" abi_tests stock > "$out/abi-stock.sum"
+phase "MariaDB's test packages" mtr_prepare
 for v in "$@"; do
   phase "glibc tests ($CHECK), $v" glibc_tests "$v"
   phase "DejaGnu suite, $v" dejagnu_tests "$v"
   phase "Open POSIX Test Suite, pthread_cond (both modes), $v" posix_tests "$v"
+  phase "MariaDB's tests of threads and locks (both modes), $v" mtr_tests "$v" \
+    > "$out/mtr-$v.sum"
   [ "$v" = stock ] \
     || phase "ABI of the pthread types, $v" abi_tests "$v" > "$out/abi-$v.sum"
 done

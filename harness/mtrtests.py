@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""MariaDB's own tests of threads and locks, with the server run on one
+glibc, in each condvar mode: one .sum line per test and mode.
+
+    mtrtests.py --fetch CACHE
+    mtrtests.py --run RUN --tree DIR [--server PATH] --out DIR [--jobs N]
+
+--fetch unpacks Debian's mariadb-test, mariadb-test-data, mariadb-client
+and mariadb-server packages (the tools mtr runs), at the version of the
+machine's mariadb-server-core, into CACHE/mariadb-test/VERSION (once;
+downloaded with the machine's apt sources, which have that version: a
+point update comes from the security suite; nothing is installed, as
+mariadb-test depends on mariadb-server, which would start the machine's
+service) and prints that directory, or one line saying why not (exit
+status 2).
+
+DIR is that directory; PATH is the server (/usr/sbin/mariadbd).
+mariadb-test-run.pl runs TESTS below with a server that is RUN PATH
+(RUN: a sysroot's bin/run, so the server runs on that glibc; the clients
+and the test driver run on the machine's), once as it is
+(mtr/SUITE.TEST) and once with
+GLIBC_TUNABLES=glibc.pthread.cond_legacy=1 given to the server only
+(mtr/SUITE.TEST/cond_legacy): a glibc without the tunable ignores it, so
+stock's second run is the baseline of the legacy mode.  mtr's results:
+pass is PASS; fail, or no result at all, is FAIL; skipped is UNSUPPORTED
+with mtr's reason; a test that failed and then passed on mtr's retry is
+FLAKY.  A first line, mtr/server-libc, says whether the server maps the
+sysroot's libc (ld.so --list): if it does not, nothing else is run.
+
+The tests: lock waits, deadlocks, FLUSH locks, KILL of a
+waiting connection, MDL, connection threads (one per connection, and the
+pool of threads), and wait timeouts; chosen from the tests that run on
+Debian's release build (the debug-sync ones do not) and take under 15 s
+each here, so that the four runs of make check (stock and patched, two
+modes each) take about four minutes.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+TESTS = """
+main.lock main.lock_multi main.lock_kill main.lock_tables_lost_commit
+main.flush main.flush_block_commit main.kill main.kill-2 main.mdl
+main.connect main.pool_of_threads main.sp-threads main.no-threads
+main.wait_timeout main.deadlock_innodb main.concurrent_innodb_safelog
+main.innodb_mysql_lock innodb.innodb-lock innodb.deadlock_detect
+innodb.trx_deadlock innodb.innodb_lock_wait_timeout_1 innodb.lock_release
+innodb.skip_locked_nowait innodb.row_lock innodb.gap_locks innodb.innodb-xa
+innodb.purge
+""".split()
+MODES = [("", None), ("/cond_legacy", "glibc.pthread.cond_legacy=1")]
+# A whole run of mtr here takes about a minute; its own limit per test
+# (minutes) ends a hung server well before this one.
+LIMIT = 900
+# "main.lock  [ pass ]  137", "innodb.deadlock_detect 'ON'  w2 [ pass ]  76"
+# (w2: the worker, with --parallel), "main.processlist  [ skipped ]
+# Requires debug build".
+RESULT = re.compile(r"^(\S+?)(?: '([^']*)')?\s+(?:w\d+ )?\[ ([a-z-]+) \]\s*(.*)$")
+# The machine's programs that the clients' package does not carry (they
+# come with mariadb-client-core and mariadb-server-core).
+SYSTEM_BIN = ("mariadb", "mariadb-check", "mariadb-upgrade", "my_print_defaults",
+              "resolveip", "innochecksum", "mariadb-waitpid")
+
+
+PACKAGES = ("mariadb-test", "mariadb-test-data", "mariadb-client", "mariadb-server")
+
+
+def fetch(cache):
+    """The unpacked packages' directory (see above); SystemExit(2) with
+    why when they cannot be had."""
+    def fail(why):
+        print("mtrtests.py: %s" % why, file=sys.stderr)
+        sys.exit(2)
+    r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "mariadb-server-core"],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    if r.returncode != 0 or not r.stdout:
+        fail("mariadb-server-core is not installed (dpkg-query)")
+    version = r.stdout
+    tree = os.path.join(cache, "mariadb-test", version.replace(":", "_"))
+    if os.path.exists(os.path.join(tree, ".unpacked")):
+        return tree
+    shutil.rmtree(tree, ignore_errors=True)
+    debs = os.path.join(tree, "debs")
+    os.makedirs(debs)
+    r = subprocess.run(["apt-get", "download", "-q"] + ["%s=%s" % (p, version) for p in PACKAGES],
+                       cwd=debs, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        fail("apt-get download of %s %s failed: %s" % (
+            " ".join(PACKAGES), version, (r.stdout.strip().split("\n") or ["?"])[-1][:200]))
+    for deb in sorted(os.listdir(debs)):
+        if subprocess.run(["dpkg-deb", "-x", os.path.join(debs, deb), tree]).returncode != 0:
+            fail("cannot unpack %s" % deb)
+    shutil.rmtree(debs)
+    # mtr looks for the server's shared files (charsets, error messages,
+    # the system tables' SQL) next to its suite: the machine's, from
+    # mariadb-server-core.
+    share = os.path.join(tree, "usr", "share", "mysql")
+    for name in sorted(os.listdir("/usr/share/mysql")):
+        if not os.path.lexists(os.path.join(share, name)):
+            os.symlink(os.path.join("/usr/share/mysql", name), os.path.join(share, name))
+    open(os.path.join(tree, ".unpacked"), "w").close()
+    return tree
+
+
+def basedir(tree, run, server, tunables, where):
+    """A directory that mtr takes for a MariaDB installation (MTR_BINDIR):
+    bin/ with the unpacked clients and the machine's, sbin/mariadbd that
+    runs SERVER with RUN (and TUNABLES), mysql-test/ the unpacked suite,
+    share/ and lib/ its shared files and the server's plugins."""
+    os.makedirs(os.path.join(where, "bin"))
+    os.makedirs(os.path.join(where, "sbin"))
+    for d in (os.path.join(tree, "usr", "bin"), "/usr/bin"):
+        for name in sorted(os.listdir(d)):
+            if d == "/usr/bin" and name not in SYSTEM_BIN:
+                continue
+            link = os.path.join(where, "bin", name)
+            if not os.path.lexists(link):
+                os.symlink(os.path.join(d, name), link)
+    wrapper = os.path.join(where, "sbin", "mariadbd")
+    with open(wrapper, "w") as f:
+        f.write("#!/bin/sh\n%sexec %s %s \"$@\"\n" % (
+            "GLIBC_TUNABLES=%s; export GLIBC_TUNABLES\n" % tunables if tunables else "",
+            run, server))
+    os.chmod(wrapper, 0o755)
+    os.symlink(suite_dir(tree), os.path.join(where, "mysql-test"))
+    for d in ("share", "lib"):   # shared files; server plugins in lib/mysql/plugin
+        os.symlink(os.path.join(tree, "usr", d), os.path.join(where, d))
+    return where
+
+
+def suite_dir(tree):
+    return os.path.join(tree, "usr", "share", "mysql", "mysql-test")
+
+
+def parse(text, tests):
+    """{name: (status, why)} from mtr's output, for TESTS (with their
+    combinations, "SUITE.TEST/COMBINATION"); a test of TESTS with no
+    result line is a FAIL."""
+    seen = {}
+    for line in text.split("\n"):
+        m = RESULT.match(line.strip())
+        if not m or m.group(1) not in tests:
+            continue
+        name = m.group(1) + ("/" + m.group(2) if m.group(2) else "")
+        seen.setdefault(name, []).append((m.group(3), m.group(4).strip()))
+    out = {}
+    for name, results in seen.items():
+        kinds = [k for k, _ in results]
+        last, why = results[-1]
+        if last == "skipped":
+            out[name] = ("UNSUPPORTED", why)
+        elif last in ("pass", "retry-pass"):
+            out[name] = ("FLAKY" if any("fail" in k for k in kinds) else "PASS", "")
+        else:
+            out[name] = ("FAIL", "mtr: %s" % last)
+    for t in tests:
+        if not any(n == t or n.startswith(t + "/") for n in out):
+            out[t] = ("FAIL", "no result from mtr (see its log)")
+    return out
+
+
+def server_libc(run, server):
+    """None if SERVER run by RUN maps the libc.so.6 of RUN's sysroot, else why not."""
+    try:
+        r = subprocess.run([run, "--list", server], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return "%s --list %s: %s" % (run, server, e)
+    m = re.search(r"libc\.so\.6 => (\S+)", r.stdout)
+    with open(run) as f:
+        root = re.search(r'--library-path "([^":]+)', f.read())
+    if not m or not root:
+        return "ld.so --list names no libc.so.6: %s" % r.stdout.strip()[:160]
+    if os.path.realpath(os.path.dirname(m.group(1))) != os.path.realpath(root.group(1)):
+        return "the server maps %s, not the sysroot's" % m.group(1)
+    return None
+
+
+def run_mtr(cmd, cwd, env):
+    """mtr's output; after LIMIT s its whole process group (the servers
+    it started too) is killed."""
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        return p.communicate(timeout=LIMIT)[0]
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        return p.communicate()[0] + "\n(killed after %d s)\n" % LIMIT
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)   # a server left behind
+        except ProcessLookupError:
+            pass
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--fetch", metavar="CACHE")
+    ap.add_argument("--run", help="a sysroot's bin/run")
+    ap.add_argument("--tree", help="the unpacked test packages")
+    ap.add_argument("--server", default="/usr/sbin/mariadbd")
+    ap.add_argument("--out", help="where mtr's output is kept")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--tests", nargs="*", default=TESTS)
+    a = ap.parse_args()
+    if a.fetch:
+        print(fetch(a.fetch))
+        return
+    if not (a.run and a.tree and a.out):
+        ap.error("--run, --tree and --out are needed to run the tests")
+    os.makedirs(a.out, exist_ok=True)
+    why = server_libc(a.run, a.server)
+    print("%s: mtr/server-libc%s" % ("FAIL" if why else "PASS", ": " + why if why else ""))
+    if why:
+        return
+    for suffix, tunables in MODES:
+        tag = "default" if not suffix else suffix.strip("/")
+        work = tempfile.mkdtemp(prefix="mtr-")   # short: Unix socket paths
+        try:
+            env = dict(os.environ, MTR_BINDIR=basedir(a.tree, a.run, a.server, tunables,
+                                                      os.path.join(work, "base")))
+            env.pop("GLIBC_TUNABLES", None)
+            cmd = ["perl", "mariadb-test-run.pl", "--vardir=" + os.path.join(work, "var"),
+                   "--parallel=%d" % a.jobs, "--force", "--max-test-fail=0", "--retry=2",
+                   "--testcase-timeout=5"] + a.tests
+            text = run_mtr(cmd, suite_dir(a.tree), env)
+            with open(os.path.join(a.out, "mtr-%s.log" % tag), "w") as f:
+                f.write(text)
+            results = parse(text, a.tests)
+            var_log = os.path.join(work, "var", "log")
+            if os.path.isdir(var_log) and any(s not in ("PASS", "UNSUPPORTED")
+                                              for s, _ in results.values()):
+                shutil.copytree(var_log, os.path.join(a.out, "mtr-%s-var-log" % tag),
+                                dirs_exist_ok=True, ignore_dangling_symlinks=True,
+                                ignore=shutil.ignore_patterns("*.sock", "*.pid"))
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        for name, (status, reason) in sorted(results.items()):
+            print("%s: mtr/%s%s%s" % (status, name, suffix, ": " + reason if reason else ""))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
