@@ -38,6 +38,7 @@ modes each) take about four minutes.
 import argparse
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -55,8 +56,11 @@ innodb.skip_locked_nowait innodb.row_lock innodb.gap_locks innodb.innodb-xa
 innodb.purge
 """.split()
 MODES = [("", None), ("/cond_legacy", "glibc.pthread.cond_legacy=1")]
-# A whole run of mtr here takes about a minute; its own limit per test
-# (minutes) ends a hung server well before this one.
+# A whole run of mtr here takes about a minute.  mtr's own limits end a
+# hung test (TESTCASE_TIMEOUT minutes, run twice: --retry=1) and the run
+# (SUITE_TIMEOUT minutes) before this one (seconds) is reached.
+TESTCASE_TIMEOUT = 3
+SUITE_TIMEOUT = 12
 LIMIT = 900
 # "main.lock  [ pass ]  137", "innodb.deadlock_detect 'ON'  w2 [ pass ]  76"
 # (w2: the worker, with --parallel), "main.processlist  [ skipped ]
@@ -71,16 +75,21 @@ SYSTEM_BIN = ("mariadb", "mariadb-check", "mariadb-upgrade", "my_print_defaults"
 PACKAGES = ("mariadb-test", "mariadb-test-data", "mariadb-client", "mariadb-server")
 
 
-def fetch(cache):
+def fetch(cache, server):
     """The unpacked packages' directory (see above); SystemExit(2) with
     why when they cannot be had."""
     def fail(why):
         print("mtrtests.py: %s" % why, file=sys.stderr)
         sys.exit(2)
-    r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", "mariadb-server-core"],
+    # The package of the server (mariadb-server-core; on Ubuntu 22.04
+    # mariadb-server-core-10.6) gives the version.
+    r = subprocess.run(["dpkg-query", "-S", server], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True)
+    owner = r.stdout.split(":")[0] if r.returncode == 0 else ""
+    r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", owner],
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    if r.returncode != 0 or not r.stdout:
-        fail("mariadb-server-core is not installed (dpkg-query)")
+    if not owner or r.returncode != 0 or not r.stdout:
+        fail("no installed package has %s (dpkg-query -S)" % server)
     version = r.stdout
     tree = os.path.join(cache, "mariadb-test", version.replace(":", "_"))
     if os.path.exists(os.path.join(tree, ".unpacked")):
@@ -88,8 +97,16 @@ def fetch(cache):
     shutil.rmtree(tree, ignore_errors=True)
     debs = os.path.join(tree, "debs")
     os.makedirs(debs)
-    r = subprocess.run(["apt-get", "download", "-q"] + ["%s=%s" % (p, version) for p in PACKAGES],
-                       cwd=debs, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    download = ["apt-get", "download", "-q"] + ["%s=%s" % (p, version) for p in PACKAGES]
+    r = subprocess.run(download, cwd=debs, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       text=True)
+    if r.returncode != 0 and os.geteuid() == 0:
+        # Lists older than the installed server (a fresh image): once more
+        # with current ones.
+        subprocess.run(["apt-get", "update", "-q"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        r = subprocess.run(download, cwd=debs, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         fail("apt-get download of %s %s failed: %s" % (
             " ".join(PACKAGES), version, (r.stdout.strip().split("\n") or ["?"])[-1][:200]))
@@ -101,9 +118,23 @@ def fetch(cache):
     # the system tables' SQL) next to its suite: the machine's, from
     # mariadb-server-core.
     share = os.path.join(tree, "usr", "share", "mysql")
-    for name in sorted(os.listdir("/usr/share/mysql")):
-        if not os.path.lexists(os.path.join(share, name)):
-            os.symlink(os.path.join("/usr/share/mysql", name), os.path.join(share, name))
+    try:
+        for name in sorted(os.listdir("/usr/share/mysql")):
+            if not os.path.lexists(os.path.join(share, name)):
+                os.symlink(os.path.join("/usr/share/mysql", name), os.path.join(share, name))
+    except OSError as e:
+        fail("the server's shared files: %s" % e)
+    # What the unpacked programs link and this machine lacks (the
+    # packages were not installed, so their dependencies were not either).
+    missing = set()
+    bindir = os.path.join(tree, "usr", "bin")
+    for name in ("mariadb-test", "mariadb-admin", "mariadb-dump"):
+        r = subprocess.run(["ldd", os.path.join(bindir, name)], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        missing |= set(re.findall(r"^\s*(\S+) => not found", r.stdout, re.M))
+    if missing:
+        fail("the test programs need libraries this machine lacks: %s"
+             % ", ".join(sorted(missing)))
     open(os.path.join(tree, ".unpacked"), "w").close()
     return tree
 
@@ -125,8 +156,8 @@ def basedir(tree, run, server, tunables, where):
     wrapper = os.path.join(where, "sbin", "mariadbd")
     with open(wrapper, "w") as f:
         f.write("#!/bin/sh\n%sexec %s %s \"$@\"\n" % (
-            "GLIBC_TUNABLES=%s; export GLIBC_TUNABLES\n" % tunables if tunables else "",
-            run, server))
+            "GLIBC_TUNABLES=%s; export GLIBC_TUNABLES\n" % shlex.quote(tunables)
+            if tunables else "", shlex.quote(run), shlex.quote(server)))
     os.chmod(wrapper, 0o755)
     os.symlink(suite_dir(tree), os.path.join(where, "mysql-test"))
     for d in ("share", "lib"):   # shared files; server plugins in lib/mysql/plugin
@@ -172,6 +203,10 @@ def server_libc(run, server):
                            stderr=subprocess.STDOUT, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
         return "%s --list %s: %s" % (run, server, e)
+    if r.returncode != 0 or "not found" in r.stdout:
+        bad = [l.strip() for l in r.stdout.split("\n") if "not found" in l or "rror" in l]
+        return "%s --list %s: exit %d: %s" % (run, server, r.returncode,
+                                               (bad or [r.stdout.strip()])[0][:160])
     m = re.search(r"libc\.so\.6 => (\S+)", r.stdout)
     with open(run) as f:
         root = re.search(r'--library-path "([^":]+)', f.read())
@@ -182,20 +217,33 @@ def server_libc(run, server):
     return None
 
 
-def run_mtr(cmd, cwd, env):
-    """mtr's output; after LIMIT s its whole process group (the servers
-    it started too) is killed."""
+def run_mtr(cmd, cwd, env, work):
+    """mtr's output; after LIMIT s it is killed, and so is every process
+    left that names WORK (mtr's own directory) in its command line: the
+    servers, whose my_safe_process puts each in a process group of its
+    own."""
     p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
         return p.communicate(timeout=LIMIT)[0]
     except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
+        p.kill()
         return p.communicate()[0] + "\n(killed after %d s)\n" % LIMIT
     finally:
+        kill_named(work)
+
+
+def kill_named(word):
+    """SIGKILL to each process whose command line contains WORD, by PID."""
+    me = os.getpid()
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == me:
+            continue
         try:
-            os.killpg(p.pid, signal.SIGKILL)   # a server left behind
-        except ProcessLookupError:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if word.encode() in f.read():
+                    os.kill(int(pid), signal.SIGKILL)
+        except OSError:
             pass
 
 
@@ -210,11 +258,12 @@ def main():
     ap.add_argument("--tests", nargs="*", default=TESTS)
     a = ap.parse_args()
     if a.fetch:
-        print(fetch(a.fetch))
+        print(fetch(a.fetch, a.server))
         return
     if not (a.run and a.tree and a.out):
         ap.error("--run, --tree and --out are needed to run the tests")
-    os.makedirs(a.out, exist_ok=True)
+    shutil.rmtree(a.out, ignore_errors=True)
+    os.makedirs(a.out)
     why = server_libc(a.run, a.server)
     print("%s: mtr/server-libc%s" % ("FAIL" if why else "PASS", ": " + why if why else ""))
     if why:
@@ -227,9 +276,10 @@ def main():
                                                       os.path.join(work, "base")))
             env.pop("GLIBC_TUNABLES", None)
             cmd = ["perl", "mariadb-test-run.pl", "--vardir=" + os.path.join(work, "var"),
-                   "--parallel=%d" % a.jobs, "--force", "--max-test-fail=0", "--retry=2",
-                   "--testcase-timeout=5"] + a.tests
-            text = run_mtr(cmd, suite_dir(a.tree), env)
+                   "--parallel=%d" % a.jobs, "--force", "--max-test-fail=0", "--retry=1",
+                   "--testcase-timeout=%d" % TESTCASE_TIMEOUT,
+                   "--suite-timeout=%d" % SUITE_TIMEOUT] + a.tests
+            text = run_mtr(cmd, suite_dir(a.tree), env, work)
             with open(os.path.join(a.out, "mtr-%s.log" % tag), "w") as f:
                 f.write(text)
             results = parse(text, a.tests)
