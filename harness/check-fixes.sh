@@ -80,7 +80,7 @@ tests () {
       | grep -qx "${t#*/}" || continue
     rm -f "$obj/$t.test-result"
     in_env "$obj" make test t="$t" > "$out/test-$name-${t#*/}.log" 2>&1
-    res=$(cut -d: -f1 "$obj/$t.test-result" 2>/dev/null)
+    res=$(head -n1 "$obj/$t.test-result" 2>/dev/null | cut -d: -f1)
     printf '%s: %s; ' "$t" "${res:-NOT RUN}"
     [ "$res" = PASS ] || echo "$name: $t: ${res:-not run}" >> "$bad"
     found=1
