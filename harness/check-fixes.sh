@@ -70,14 +70,11 @@ repro () {
 # tests NAME PATCH: the glibc tests that PATCH adds (its new tst-*.c files
 # that are tests of their subdirectory), each run in the fixcheck tree.
 tests () {
-  local name=$1 p=$2 t dir res obj found=
+  local name=$1 p=$2 t res obj found=
   obj=$(variant_dir fixcheck obj)
   for t in $(sed -n 's|^+++ b/\([a-z_]*\)/\(tst-[A-Za-z0-9_-]*\)\.c$|\1/\2|p' "$p"); do
     # New files that are not tests of their directory are modules.
-    dir=${t%/*}
-    in_env "$(variant_dir fixcheck src)/$dir" make -r -s -f Makefile -f "$TOP/harness/print-var.mk" \
-      objdir="$obj" subdir="$dir" ..=../ print-tests 2>/dev/null | tr ' ' '\n' \
-      | grep -qx "${t#*/}" || continue
+    selected_tests fixcheck "${t%/*}" "${t#*/}" > /dev/null || continue
     rm -f "$obj/$t.test-result"
     in_env "$obj" make test t="$t" > "$out/test-$name-${t#*/}.log" 2>&1
     res=$(head -n1 "$obj/$t.test-result" 2>/dev/null | cut -d: -f1)
@@ -98,7 +95,7 @@ applies_alone () {
   ex=$(apply_excludes "$d" "$1" 2>/dev/null)
   # The ceiling keeps git from taking an enclosing repository for the tree's own.
   if ! err=$(cd "$d" && GIT_CEILING_DIRECTORIES=$out git apply --check ${ex:+"$ex"} "$1" 2>&1); then
-    patch_error_file "$err"; [ -n "$(patch_error_file "$err")" ] || echo "?"
+    err=$(patch_error_file "$err"); echo "${err:-?}"
   fi
   rm -rf "$d"
 }

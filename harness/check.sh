@@ -44,14 +44,6 @@ phase () {  # phase NAME CMD...: run and time one part of the gate
   return $rc
 }
 
-# The selected tests (matching RE) of SUBDIR in VARIANT's build tree.
-selected_tests () {
-  local v=$1 sub=$2 re=$3
-  in_env "$(variant_dir "$v" src)/$sub" make -r -s -f Makefile -f "$TOP/harness/print-var.mk" \
-    objdir="$(variant_dir "$v" obj)" subdir="$sub" ..=../ print-tests 2>/dev/null \
-    | tr ' ' '\n' | grep -v '^$' | grep -E "^($re)\$"
-}
-
 # cond_legacy_coverage VARIANT: one .sum line saying whether every nptl
 # test whose binary waits on a condvar (calls pthread_cond_wait,
 # pthread_cond_timedwait, pthread_cond_clockwait, cnd_wait or

@@ -105,6 +105,15 @@ in_env () {
   fi
 }
 
+# selected_tests VARIANT SUBDIR RE: the tests of SUBDIR in VARIANT's build
+# tree (glibc's own list, for its configuration) whose names match RE.
+selected_tests () {
+  local v=$1 sub=$2 re=$3
+  in_env "$(variant_dir "$v" src)/$sub" make -r -s -f Makefile -f "$TOP/harness/print-var.mk" \
+    objdir="$(variant_dir "$v" obj)" subdir="$sub" ..=../ print-tests 2>/dev/null \
+    | tr ' ' '\n' | grep -v '^$' | grep -E "^($re)\$"
+}
+
 # close_inherited_fds: close this shell's descriptors above 2, which a
 # build or a test would otherwise inherit from whatever started the
 # harness (glibc's tst-close_range and tst-closefrom fail when one they

@@ -70,8 +70,6 @@ RESULT = re.compile(r"^(\S+?)(?: '([^']*)')?\s+(?:w\d+ )?\[ ([a-z-]+) \]\s*(.*)$
 # come with mariadb-client-core and mariadb-server-core).
 SYSTEM_BIN = ("mariadb", "mariadb-check", "mariadb-upgrade", "my_print_defaults",
               "resolveip", "innochecksum", "mariadb-waitpid")
-
-
 PACKAGES = ("mariadb-test", "mariadb-test-data", "mariadb-client", "mariadb-server")
 
 
@@ -293,7 +291,6 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
         for name, (status, reason) in sorted(results.items()):
             print("%s: mtr/%s%s%s" % (status, name, suffix, ": " + reason if reason else ""))
-    sys.stdout.flush()
 
 
 if __name__ == "__main__":
