@@ -6,9 +6,11 @@
 # stock + fixes 1..k, and the glibc tests the patch adds must PASS there
 # (glibc's own make rules, in the build tree).  Where fix k applies to
 # stock without the fixes before it, stock + fix k alone is built and
-# checked the same way (what a distribution takes when it picks one fix);
-# where it does not, the summary names the file it does not apply to,
-# which is the earlier fix it needs.
+# checked the same way (what a distribution takes when it picks one fix).
+# A fix that meets the earlier ones only in a Makefile's test lists is
+# made to apply by dropping their lines from its context
+# (harness/rebase_fix.py), as a distribution would by hand; where it
+# meets them in code, the summary names the file and the fixes it needs.
 #
 # One build tree (variant `fixcheck`) is brought from one state to the next
 # by build.sh, which rebuilds only what a state changes.  Output:
@@ -85,19 +87,31 @@ tests () {
   [ -n "$found" ] || echo "no glibc test of nptl/, elf/... among its new files"
 }
 
-# applies_alone PATCH: nothing if PATCH applies to stock's source alone,
-# else the file it does not apply to.
-applies_alone () {
-  local d=$out/alone-src err ex
-  rm -rf "$d"; mkdir -p "$d"
-  tar -xf "$stock_tar" -C "$d" --strip-components=1 \
-    || die "cannot unpack $stock_tar into $d (is the disk full?)"
-  ex=$(apply_excludes "$d" "$1" 2>/dev/null)
-  # The ceiling keeps git from taking an enclosing repository for the tree's own.
-  if ! err=$(cd "$d" && GIT_CEILING_DIRECTORIES=$out git apply --check ${ex:+"$ex"} "$1" 2>&1); then
-    err=$(patch_error_file "$err"); echo "${err:-?}"
+# alone_patch K: fix K made to apply to stock without the fixes before it,
+# as $PATCHES/alone-<fix>, where they meet only in Makefiles (their test
+# lists: harness/rebase_fix.py drops the earlier fixes' lines from its
+# context).  Prints nothing if it applies, else why not, naming the file
+# and the earlier fixes that change it.
+alone_patch () {
+  local k=$1 p=${fixes[$1]} rp d=$out/alone-src err ex file need
+  rp=$PATCHES/alone-${p##*/}
+  if [ ! -d "$d" ]; then
+    mkdir -p "$d"
+    tar -xf "$stock_tar" -C "$d" --strip-components=1 \
+      || die "cannot unpack $stock_tar into $d (is the disk full?)"
   fi
-  rm -rf "$d"
+  if ! err=$("$TOP/harness/rebase_fix.py" --tree "$d" "$p" "${fixes[@]:0:k}" \
+               2>&1 > "$rp"); then
+    echo "${err#*: }"; return
+  fi
+  printf '%s' "$err" > "$rp.note"
+  ex=$(apply_excludes "$d" "$rp" 2>/dev/null)
+  # The ceiling keeps git from taking an enclosing repository for the tree's own.
+  if ! err=$(cd "$d" && GIT_CEILING_DIRECTORIES=$out git apply --check ${ex:+"$ex"} "$rp" 2>&1); then
+    file=$(patch_error_file "$err")
+    need=$(grep -l -F "diff --git a/$file b/$file" "${fixes[@]:0:k}" | sed 's|.*/||; s|-.*||' | paste -sd, -)
+    echo "file ${file:-?}: needs ${need:-an earlier fix}"
+  fi
 }
 
 # The states in order: stock (fix 1's bugs must fail there), then each
@@ -122,12 +136,12 @@ alone=()
 for k in "${!fixes[@]}"; do
   p=${fixes[k]}
   if [ "$k" -eq 0 ]; then alone+=("= step1"); continue; fi
-  file=$(applies_alone "$p")
-  if [ -n "$file" ]; then
-    alone+=("does not apply to stock alone (file $file): needs an earlier fix")
-  elif build_state "alone$((k + 1))" "$p"; then
+  why=$(alone_patch "$k")
+  if [ -n "$why" ]; then
+    alone+=("does not apply to stock alone ($why)")
+  elif build_state "alone$((k + 1))" "$PATCHES/alone-${p##*/}"; then
     # Stock, once more for this fix's own bugs (before was stock + the fixes before it).
-    alone+=("stock: $(repro fail "stock$((k + 1))" "$p" stock) alone: $(repro pass "alone$((k + 1))" "$p" fixcheck)$(tests "alone$((k + 1))" "$p")")
+    alone+=("$(sed 's/$/; /' "$PATCHES/alone-${p##*/}.note")stock: $(repro fail "stock$((k + 1))" "$p" stock) alone: $(repro pass "alone$((k + 1))" "$p" fixcheck)$(tests "alone$((k + 1))" "$p")")
   else
     alone+=("does not build alone")
   fi
@@ -139,7 +153,8 @@ done
   echo "$(date -u +%F), $(uname -m), $(nproc) CPUs, Linux $(uname -r).  \"before\": stock and"
   echo "the fixes before this one (the bug's reproducer must FAIL); \"with\": and this"
   echo "fix (it must PASS, and the glibc tests the fix adds too); \"alone\": stock"
-  echo "and this fix only."
+  echo "and this fix only (with the lines the earlier fixes added to a Makefile"
+  echo "dropped from its context, where the summary says so)."
   echo
   echo "| fix | before | with | its glibc tests, with | alone |"
   echo "|---|---|---|---|---|"
