@@ -30,9 +30,8 @@ mapfile -t fixes < <(series_patches fixes)
 [ ${#fixes[@]} -gt 0 ] || die "$(series_file fixes) lists no patch"
 bugs=$src/bugs
 out=$(base_dir check-fixes)
-rm -rf "$out"; mkdir -p "$out/patches"
-cp -r "$src"/. "$out/patches"/
-rm -f "$out/patches"/series.*
+rm -rf "$out"
+copy_patch_dir "$out/patches"
 export PATCHES=$out/patches
 resolve_isolation
 
@@ -100,17 +99,20 @@ alone_patch () {
     tar -xf "$stock_tar" -C "$d" --strip-components=1 \
       || die "cannot unpack $stock_tar into $d (is the disk full?)"
   fi
-  if ! err=$("$TOP/harness/rebase_fix.py" --tree "$d" "$p" "${fixes[@]:0:k}" \
-               2>&1 > "$rp"); then
-    echo "${err#*: }"; return
-  fi
-  printf '%s' "$err" > "$rp.note"
-  ex=$(apply_excludes "$d" "$rp" 2>/dev/null)
-  # The ceiling keeps git from taking an enclosing repository for the tree's own.
-  if ! err=$(cd "$d" && GIT_CEILING_DIRECTORIES=$out git apply --check ${ex:+"$ex"} "$rp" 2>&1); then
+  ex=$(apply_excludes "$d" "$p" 2>/dev/null)
+  # The code first (a dependency there is what the summary must name),
+  # then the whole fix with its Makefiles' context made stock's.  The
+  # ceiling keeps git from taking an enclosing repository for the tree's own.
+  if ! err=$(cd "$d" && GIT_CEILING_DIRECTORIES=$out git apply --check ${ex:+"$ex"} \
+               --exclude=Makefile --exclude='*/Makefile' "$p" 2>&1) \
+     || ! err=$("$TOP/harness/rebase_fix.py" --tree "$d" "$p" "${fixes[@]:0:k}" \
+                  2>&1 > "$rp") \
+     || { printf '%s' "$err" > "$rp.note"
+          ! err=$(cd "$d" && GIT_CEILING_DIRECTORIES=$out git apply --check ${ex:+"$ex"} "$rp" 2>&1); }; then
     file=$(patch_error_file "$err")
+    [ -n "$file" ] || { echo "${err#*: }"; return; }
     need=$(grep -l -F "diff --git a/$file b/$file" "${fixes[@]:0:k}" | sed 's|.*/||; s|-.*||' | paste -sd, -)
-    echo "file ${file:-?}: needs ${need:-an earlier fix}"
+    echo "file $file: needs ${need:-an earlier fix}"
   fi
 }
 

@@ -10,9 +10,7 @@
 check_base
 src=$(patch_dir)
 steps=$(base_dir series-steps)
-rm -rf "$steps"; mkdir -p "$steps"
-cp -r "$src"/. "$steps"/
-rm -f "$steps"/series.*
+copy_patch_dir "$steps"
 series_patches patched > /dev/null   # dies on a missing entry
 mapfile -t patches < <(series_patches patched)
 patches=("${patches[@]#"$src"/}")

@@ -440,6 +440,17 @@ patch_dir () {
   echo "$d"
 }
 
+# copy_patch_dir DEST: DEST made anew as a copy of the patch directory
+# without its series files, for a command that writes its own series.NAME
+# there (check-series, check-fixes) and builds with PATCHES=DEST.
+copy_patch_dir () {
+  local src
+  src=$(patch_dir)
+  rm -rf "$1" && mkdir -p "$1" && cp -r "$src"/. "$1"/ \
+    || die "cannot copy $src to $1 (is the disk full?)"
+  rm -f "$1"/series.*
+}
+
 # The series file of VARIANT: stock has none, patched is `series`, any
 # other NAME is the opt-in `series.NAME`.
 series_file () {

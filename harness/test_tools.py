@@ -202,6 +202,11 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
         stress-ng missing on Ubuntu are notes, not failures."""
         fake = self.write("fake-make/make", '#!/bin/sh\necho "make $*" >> %s/make.log\n' % self.tmp,
                           0o755)
+        # The gate's required tools are the host's where it has them (a
+        # fresh machine has no runtest before the gate installs it).
+        for tool in ("git", "rsync", "tar", "python3", "xz", "runtest", "gdb"):
+            if shutil.which(tool) is None:
+                self.write("fake-make/" + tool, "#!/bin/sh\nexit 0\n", 0o755)
         e = {k: v for k, v in os.environ.items()
              if k not in ("BASE", "GLIBC_SRC", "ISOLATION", "MAKEFLAGS", "MAKELEVEL")}
         e.update(OS_RELEASE=self.os_release("ubuntu"), AUTO_INSTALL="0",
