@@ -140,7 +140,7 @@ class RebaseFix(unittest.TestCase):
         r = self.rebase(fix, earlier)
         self.assertEqual(r.returncode, 1)
         self.assertIn("0002: nptl/Makefile: the hunk at line", r.stderr)
-        self.assertIn("removes a line that an earlier fix added", r.stderr)
+        self.assertIn("removes a line that 0001 added", r.stderr)
         self.assertEqual(r.stdout, "")
 
     def test_changed_stock_line_refused(self):
@@ -150,7 +150,64 @@ class RebaseFix(unittest.TestCase):
                 "  tst-d2 \\\n", "  tst-d2 \\\n  tst-dd \\\n"))
         r = self.rebase(fix, earlier)
         self.assertEqual(r.returncode, 1)
-        self.assertIn("earlier fix changed", r.stderr)
+        self.assertIn("stock lines that an earlier fix removed or changed", r.stderr)
+
+    def test_inside_earlier_rule_refused(self):
+        """A line added inside a rule that an earlier fix added (its
+        continuation lines) has no place in stock: refused, not put after
+        the nearest stock line."""
+        earlier = self.commit("0001", makefile=STOCK_MAKEFILE.replace(
+            "tst-f-ENV", "$(objpfx)tst-b.out: \\\n  $(objpfx)b1.so \\\n"
+            "  $(objpfx)b2.so\n\ntst-f-ENV"))
+        fix = self.commit("0002", makefile=self.repo_makefile().replace(
+            "  $(objpfx)b1.so \\\n",
+            "  $(objpfx)b1.so \\\n  $(objpfx)b3.so \\\n"))
+        r = self.rebase(fix, earlier)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("continues a line that 0001 added", r.stderr)
+
+    def test_inside_earlier_conditional_refused(self):
+        earlier = self.commit("0001", makefile=STOCK_MAKEFILE.replace(
+            "tst-f-ENV", "ifeq ($(x),yes)\ntests += tst-b\nendif\n\ntst-f-ENV"))
+        fix = self.commit("0002", makefile=self.repo_makefile().replace(
+            "tests += tst-b\n", "tests += tst-b\ntests += tst-c\n"))
+        r = self.rebase(fix, earlier)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("inside a conditional that 0001 added", r.stderr)
+
+    def test_two_hunks_and_file_start(self):
+        """Several hunks of one file, one of them at the file's first line,
+        next to the earlier fix's lines: each lands where it belongs."""
+        earlier = self.commit("0001", makefile="# top\n" + STOCK_MAKEFILE
+                              .replace("tst-f-ENV", "tst-e-ENV = E=1\n\ntst-f-ENV"))
+        fix = self.commit("0002", makefile="# first\n" + self.repo_makefile()
+                          .replace("tst-e-ENV = E=1\n",
+                                   "tst-e-ENV = E=1\n\ntst-ee-ENV = EE=1\n")
+                          .replace("  tst-e \\\n", "  tst-e \\\n  tst-ee \\\n"))
+        r = self.rebase(fix, earlier)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        a = self.apply(r.stdout)
+        self.assertEqual(a.returncode, 0, a.stderr)
+        self.assertEqual(self.read("nptl/Makefile"), "# first\n" + STOCK_MAKEFILE
+                         .replace("  tst-e \\\n", "  tst-e \\\n  tst-ee \\\n")
+                         .replace("tst-f-ENV", "tst-ee-ENV = EE=1\n\ntst-f-ENV"))
+
+    def test_form_feed_code_passes_unchanged(self):
+        """A form feed is part of a line (glibc's sources have them): a fix
+        whose code hunk holds one is written back byte for byte."""
+        earlier = self.commit("0001", makefile=STOCK_MAKEFILE.replace(
+            "  tst-d \\\n", "  tst-c \\\n  tst-d \\\n"))
+        fix = self.commit("0002", code=STOCK_CODE.replace(
+            "int b;\n", "int b;\n\f\nint b2; /* \xe9 */\n"),
+            makefile=self.repo_makefile().replace(
+                "  tst-c \\\n", "  tst-c \\\n  tst-cc \\\n"))
+        r = subprocess.run([sys.executable, REBASE, "--tree", self.stock,
+                            fix, earlier], capture_output=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(fix, "rb") as f:
+            original = f.read()
+        code = original[original.index(b"diff --git a/nptl/code.c"):]
+        self.assertIn(code.split(b"diff --git a/nptl/Makefile")[0], r.stdout)
 
 
 if __name__ == "__main__":
