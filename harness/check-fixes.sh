@@ -46,7 +46,7 @@ bad=$out/unexpected
 build_state () {
   local name=$1; shift
   printf '%s\n' "${@##*/}" > "$PATCHES/series.fixcheck"
-  note "check-fixes: $name: stock + $(printf '%s ' "${@##*/}" | sed 's/\(....\)[^ ]* /\1 /g')"
+  note "check-fixes: $name: stock + $(printf '%s ' "${@##*/}" | sed 's/alone-//g; s/\(....\)[^ ]* /\1 /g')"
   "$TOP/harness/build.sh" fixcheck > "$out/build-$name.log" 2>&1 && return 0
   echo "$name: does not build (see $out/build-$name.log)" >> "$bad"
   return 1
@@ -62,7 +62,7 @@ repro () {
   "$TOP/harness/bug_reports.py" --bugs "$bugs" --series-dir "$PATCHES" --results \
     --patch "${p##*/}" "$opt" "$name=$(variant_dir "$v" cc)" > "$f.txt" 2> "$f.err" \
     || echo "$name: $(head -c 300 "$f.err" | tr '\n' ' ')" >> "$bad"
-  [ -s "$f.txt" ] || echo "no reproducer (no bug of $(basename "$bugs") names this fix)"
+  [ -s "$f.txt" ] || printf '%s; ' "no reproducer (no bug of $(basename "$bugs") names this fix)"
   while IFS=$'\t' read -r -a line; do
     printf '%s: %s; ' "${line[0]}" "${line[2]^^}"
   done < "$f.txt"
@@ -94,25 +94,26 @@ tests () {
 alone_patch () {
   local k=$1 p=${fixes[$1]} rp d=$out/alone-src err ex file need
   rp=$PATCHES/alone-${p##*/}
-  if [ ! -d "$d" ]; then
-    mkdir -p "$d"
-    tar -xf "$stock_tar" -C "$d" --strip-components=1 \
-      || die "cannot unpack $stock_tar into $d (is the disk full?)"
-  fi
   ex=$(apply_excludes "$d" "$p" 2>/dev/null)
   # The code first (a dependency there is what the summary must name),
   # then the whole fix with its Makefiles' context made stock's.  The
   # ceiling keeps git from taking an enclosing repository for the tree's own.
   if ! err=$(cd "$d" && GIT_CEILING_DIRECTORIES=$out git apply --check ${ex:+"$ex"} \
-               --exclude=Makefile --exclude='*/Makefile' "$p" 2>&1) \
-     || ! err=$("$TOP/harness/rebase_fix.py" --tree "$d" "$p" "${fixes[@]:0:k}" \
-                  2>&1 > "$rp") \
-     || { printf '%s' "$err" > "$rp.note"
-          ! err=$(cd "$d" && GIT_CEILING_DIRECTORIES=$out git apply --check ${ex:+"$ex"} "$rp" 2>&1); }; then
+               --exclude=Makefile --exclude='*/Makefile' "$p" 2>&1); then
     file=$(patch_error_file "$err")
-    [ -n "$file" ] || { echo "${err#*: }"; return; }
     need=$(grep -l -F "diff --git a/$file b/$file" "${fixes[@]:0:k}" | sed 's|.*/||; s|-.*||' | paste -sd, -)
-    echo "file $file: needs ${need:-an earlier fix}"
+    echo "file ${file:-?}: needs ${need:-an earlier fix}"
+  elif ! err=$("$TOP/harness/rebase_fix.py" --tree "$d" "$p" "${fixes[@]:0:k}" \
+                 2>&1 > "$rp"); then
+    printf '%s\n' "${err#*: }" | head -n1
+  else
+    : > "$rp.note"
+    [ -z "$err" ] || printf '%s\n' "$err" | paste -sd';' - > "$rp.note"
+    if ! err=$(cd "$d" && GIT_CEILING_DIRECTORIES=$out git apply --check ${ex:+"$ex"} "$rp" 2>&1); then
+      # rebase_fix.py's own output must apply: a defect of the tool.
+      echo "${p##*/} alone: harness/rebase_fix.py wrote a patch that does not apply: $(printf '%s' "$err" | head -n1)" >> "$bad"
+      echo "the rewritten patch does not apply (see $rp)"
+    fi
   fi
 }
 
@@ -133,7 +134,12 @@ for k in "${!fixes[@]}"; do
   before=$next
 done
 
-# Each fix but the first (which is a prefix already) alone on stock.
+# Each fix but the first (which is a prefix already) alone on stock, in a
+# tree of stock's source unpacked once (renamed into place when whole).
+rm -rf "$out/alone-src" "$out/alone-src.new"; mkdir -p "$out/alone-src.new"
+tar -xf "$stock_tar" -C "$out/alone-src.new" --strip-components=1 \
+  && mv "$out/alone-src.new" "$out/alone-src" \
+  || die "cannot unpack $stock_tar into $out/alone-src.new (is the disk full?)"
 alone=()
 for k in "${!fixes[@]}"; do
   p=${fixes[k]}
