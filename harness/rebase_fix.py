@@ -283,6 +283,9 @@ def main():
     text = read_text(a.fix)
     out, changed = [], False
     try:
+        # Each earlier fix's files and hunks, read once.
+        earlier = [(fix_name(p), sections(lines_of(read_text(p)))[1])
+                   for p in a.earlier]
         head, files, tail = sections(lines_of(text))
         out.extend(head)
         for path, header, hunks in files:
@@ -295,11 +298,10 @@ def main():
                                   % path)
                 stock = lines_of(stock_text)
                 before, origin = list(stock), list(range(len(stock)))
-                for p in a.earlier:
-                    for epath, _, ehunks in sections(lines_of(read_text(p)))[1]:
+                for name, efiles in earlier:
+                    for epath, _, ehunks in efiles:
                         if epath == path:
-                            apply_tracked(before, origin, ehunks, fix_name(p),
-                                          path)
+                            apply_tracked(before, origin, ehunks, name, path)
                 diff, dropped = rebase_file(path, hunks, stock, before, origin)
                 if dropped:
                     print("%s: %d context line%s of earlier fixes dropped"

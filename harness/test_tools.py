@@ -6,6 +6,7 @@ debootstrap paths.  Nothing is installed: apt-get is a fake that records
 what it is asked for (APT_GET), the distribution a fake os-release
 (OS_RELEASE), and a missing tool a PATH without it."""
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -202,10 +203,13 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
         stress-ng missing on Ubuntu are notes, not failures."""
         fake = self.write("fake-make/make", '#!/bin/sh\necho "make $*" >> %s/make.log\n' % self.tmp,
                           0o755)
-        # The gate's required tools are the host's where it has them (a
-        # fresh machine has no runtest before the gate installs it).
-        for tool in ("git", "rsync", "tar", "python3", "xz", "runtest", "gdb"):
-            if shutil.which(tool) is None:
+        # The gate's required tools (its ensure_tools line) are the host's
+        # where it has them (a fresh machine has no runtest before the gate
+        # installs it).
+        with open(os.path.join(TOP, "ci", "gate.sh")) as f:
+            required = re.search(r"^ensure_tools ([^-].*)$", f.read(), re.M).group(1)
+        for tool in required.split():
+            if tool != "make" and shutil.which(tool) is None:
                 self.write("fake-make/" + tool, "#!/bin/sh\nexit 0\n", 0o755)
         e = {k: v for k, v in os.environ.items()
              if k not in ("BASE", "GLIBC_SRC", "ISOLATION", "MAKEFLAGS", "MAKELEVEL")}
