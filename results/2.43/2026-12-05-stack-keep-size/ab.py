@@ -1,14 +1,18 @@
+"""ab.py VARIANTS REPS THREADS:PARAM,... OUT.json: create-join of each
+variant (SYSROOT or SYSROOT@TUNABLE=VALUE) under BUILD_DIR (build/2.43),
+interleaved, with paired ratios to stock; see README.md."""
 import json, subprocess, sys, random, statistics as st, os
-B='/work/main/build/2.43'
+B=os.path.abspath(os.environ.get('BUILD_DIR', 'build/2.43'))
+TOP=os.path.dirname(os.path.dirname(B))
+EXE=lambda v: '/tmp/ab-cj-%s-%s' % (os.path.basename(B), v)
 variants=sys.argv[1].split(',')
 reps=int(sys.argv[2])
 cfgs=[c.split(':') for c in sys.argv[3].split(',')]   # threads:param
 for v in variants:
     v=v.split('@')[0]
-    exe='/tmp/ab/cj-'+v
-    if not os.path.exists(exe):
-        subprocess.check_call([B+'/'+v+'/bin/cc','-O2','-g','-Wall','-pthread','-o',exe,
-            '/work/main/bench/driver.c','/work/main/bench/cases/create-join.c'])
+    exe=EXE(v)
+    subprocess.check_call([B+'/'+v+'/bin/cc','-O2','-g','-Wall','-pthread','-o',exe,
+        TOP+'/bench/driver.c',TOP+'/bench/cases/create-join.c'])
 res={}
 for r in range(reps):
     for t,p in cfgs:
@@ -17,7 +21,7 @@ for r in range(reps):
             sv,_,tun=v.partition('@')
             env=dict(os.environ)
             if tun: env['GLIBC_TUNABLES']='glibc.pthread.'+tun
-            cmd=[B+'/'+sv+'/bin/run','/tmp/ab/cj-'+sv,'-t',t,'-w','0.5','-d','1']
+            cmd=[B+'/'+sv+'/bin/run',EXE(sv),'-t',t,'-w','0.5','-d','1']
             if p!='-': cmd+=['-p',p]
             out=subprocess.run(cmd,capture_output=True,text=True,env=env)
             try: j=json.loads(out.stdout.strip().splitlines()[-1])
