@@ -41,7 +41,18 @@ struct bench_case
      driver's start barrier; the creation of the later threads then runs
      while the earlier ones work.  */
   int start_at_once;
+  /* Nonzero: the warm-up begins only when every thread has counted its
+     first operation (at most BENCH_RAMP_LIMIT_S after the start), because
+     a thread's first operation pays for what its later ones reuse (its
+     first create maps a new stack) and, with many threads on few CPUs,
+     the last thread gets there long after the first.  The driver reports
+     the time it took (ramp_s), so that the start is measured, not
+     hidden.  */
+  int ramp_up;
 };
+
+/* The longest the driver waits for every thread's first operation.  */
+#define BENCH_RAMP_LIMIT_S 30.0
 
 extern const struct bench_case bench_case;
 extern atomic_int bench_stop;

@@ -3,19 +3,19 @@
      BENCH -t THREADS [-w WARMUP_S] [-d SECONDS] [-i INTERVAL_S] [-p PARAM]
 
    The threads start together behind a barrier (or each as soon as it is
-   created, for a case that asks so).  After the warm-up the driver
-   samples the sum of the per-thread counters every interval and prints
-   one line of JSON: the rate of each sample and their median, the
-   operations of the least and most productive thread (fairness), how
-   busy the CPUs were: the process's CPU time (getrusage) and the whole
-   machine's non-idle share (/proc/stat) over the measured period, the
-   time it took to create the threads, the threads it has alive at most
-   (tasks_live: the peak of the kernel's count, which keeps a thread until
-   it releases the task, after pthread_join has returned, is read from
-   outside by bench/run.py), the creates that failed, by errno, and what
-   the case adds.  On stderr it names each phase as it
-   enters it ("bench-phase: startup"), so that a run stopped from outside
-   says where it was.  */
+   created, for a case that asks so).  For a case that ramps up, the warm-up
+   begins when every thread has counted its first operation.  After the
+   warm-up the driver samples the sum of the per-thread counters every
+   interval and prints one line of JSON: the rate of each sample and their
+   median, the operations of the least and most productive thread
+   (fairness), how busy the CPUs were: the process's CPU time (getrusage)
+   and the whole machine's non-idle share (/proc/stat) over the measured
+   period, the time it took to create the threads, the threads it has alive
+   at most (tasks_live: the peak of the kernel's count, which keeps a thread
+   until it releases the task, after pthread_join has returned, is read from
+   outside by bench/run.py), the creates that failed, by errno, and what the
+   case adds.  On stderr it names each phase as it enters it ("bench-phase:
+   startup"), so that a run stopped from outside says where it was.  */
 #define _GNU_SOURCE
 #include "bench.h"
 #include <errno.h>
@@ -149,6 +149,16 @@ total_ops (int n)
   return sum;
 }
 
+/* Nonzero if every thread has counted an operation.  */
+static int
+all_counted (int n)
+{
+  for (int i = 0; i < n; i++)
+    if (atomic_load_explicit (&threads[i].ops, memory_order_relaxed) == 0)
+      return 0;
+  return 1;
+}
+
 static void *
 thread_main (void *arg)
 {
@@ -239,6 +249,19 @@ main (int argc, char **argv)
     }
   pthread_barrier_wait (&start);
   double startup = now () - start0;
+  /* -1: the case does not ramp up; otherwise the seconds until every
+     thread had counted an operation, and whether they all had by the
+     limit.  */
+  double ramp = -1;
+  int ramped = 1;
+  if (bench_case.ramp_up)
+    {
+      phase ("ramp");
+      double r0 = now ();
+      while (!(ramped = all_counted (n)) && now () - r0 < BENCH_RAMP_LIMIT_S)
+        sleep_s (0.001);
+      ramp = now () - r0;
+    }
   phase ("warmup");
   sleep_s (warmup);
 
@@ -308,9 +331,13 @@ main (int argc, char **argv)
     printf ("%s%.1f", s ? ", " : "", rates[s]);
   printf ("], \"pid\": %ld, \"startup_s\": %.3f, \"startup_create_max_ns\": %llu, "
           "\"tasks_live\": %d, "
-          "\"pid_max\": %ld, \"create_failed\": {",
+          "\"pid_max\": %ld, ",
           (long) getpid (), startup, create_max_ns, 1 + n + bench_extra_threads,
           read_long ("/proc/sys/kernel/pid_max"));
+  if (ramp >= 0)
+    printf ("\"ramp_s\": %.3f, \"ramped\": %s, \"ramp_limit_s\": %.0f, ",
+            ramp, ramped ? "true" : "false", BENCH_RAMP_LIMIT_S);
+  printf ("\"create_failed\": {");
   if (atomic_load (&create_eagain) != 0)
     printf ("\"EAGAIN\": %lu", atomic_load (&create_eagain));
   printf ("}");

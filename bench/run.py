@@ -642,6 +642,15 @@ def paired_ratio(runs, base, v, key="rate"):
             "ratio_noise": ci[0] <= 1 <= ci[1] if ci else None}
 
 
+def ramp_note(results):
+    """The report's words for the cases of RESULTS that ramp up."""
+    cases = sorted({r["case"] for r in results if "ramp_s" in r})
+    if not cases:
+        return ""
+    return (", which for %s begins when every thread has done its first "
+            "operation (ramp s in the tasks table)" % ", ".join(cases))
+
+
 def task_summary(runs):
     """What the runs (one variant, one configuration) say of the process's
     tasks and thread creation: medians over the runs of the peak task
@@ -667,6 +676,12 @@ def task_summary(runs):
            "startup_s": median([r["startup_s"] for r in runs]),
            "startup_s_max": max(r["startup_s"] for r in runs),
            "startup_create_max_ns": max(r["startup_create_max_ns"] for r in runs)}
+    ramps = [r for r in runs if "ramp_s" in r]
+    if ramps:
+        out["ramp_s"] = median([r["ramp_s"] for r in ramps])
+        out["ramp_s_max"] = max(r["ramp_s"] for r in ramps)
+        out["runs_not_ramped"] = sum(1 for r in ramps if not r["ramped"])
+        out["ramp_limit_s"] = max(r["ramp_limit_s"] for r in ramps)
     lat = [r["create_latency"] for r in runs if r.get("create_latency", {}).get("n")]
     if lat:
         out["create_latency"] = {
@@ -769,8 +784,9 @@ def report(doc, rows, variants, path):
                m.get("cores"), m.get("cpu", "?"), m.get("mem_gib", "?"),
                m.get("kernel"), m.get("arch")),
            "- Date: %s; mode: %s; %d repetitions per configuration, variants interleaved; "
-           "%.1f s measured per run after %.1f s warm-up" % (
-               doc["date"], doc["mode"], doc["reps"], doc["seconds"], 0.2),
+           "%.1f s measured per run after %.1f s warm-up%s" % (
+               doc["date"], doc["mode"], doc["reps"], doc["seconds"], 0.2,
+               ramp_note(doc["results"])),
            "- Rates are medians over the repetitions (min-max in brackets).  "
            "Ratio = the median of the per-repetition %s/%s rate ratios "
            "(each repetition runs the variants back to back), and in "
@@ -938,7 +954,8 @@ def task_report(rows, variants, doc):
                       if failed else "0",
                       "%s / %s / %s" % (us(rel["p50"]), us(rel["p99"]), us(rel["max"]))
                       if rel else "-",
-                      "%s / %s" % (us(fr["p50"]), us(fr["p99"])) if fr else "-"])
+                      "%s / %s" % (us(fr["p50"]), us(fr["p99"])) if fr else "-",
+                      ramp_cell(s)])
     return ["## Tasks the kernel has not released, and failed creates", "",
             "Tasks = the process's threads as the kernel counts them "
             "(Threads: of /proc/PID/status), %s, peak per run, median "
@@ -953,10 +970,25 @@ def task_report(rows, variants, doc):
             "(do_exit, beside the TID clear that wakes pthread_join) to its "
             "last switch out as a reaped task (sched_switch, prev_state X: "
             "its PID is free) and to sched_process_free (after an RCU grace "
-            "period), in us, p50 / p99 / max, from the profile run."
+            "period), in us, p50 / p99 / max, from the profile run.  "
+            "Ramp = the time from the start of the threads until every one "
+            "had done its first operation (its first create maps a stack), "
+            "after which the warm-up began, median [max] over the runs."
             % (sampler_note(trs), fmt(pid_max)), ""] + table(
         ["case", "param", "threads", "variant", "peak tasks", "live", "above live",
-         "failed creates", "exit to released us", "exit to freed us"], lines)
+         "failed creates", "exit to released us", "exit to freed us", "ramp s"],
+        lines)
+
+
+def ramp_cell(s):
+    """The ramp of summary S (task_summary) for the tasks table."""
+    if "ramp_s" not in s:
+        return "-"
+    cell = "%s [%s]" % (fmt(s["ramp_s"], 2), fmt(s["ramp_s_max"], 2))
+    if s["runs_not_ramped"]:
+        cell += " (%d runs: not every thread by %d s)" % (
+            s["runs_not_ramped"], s["ramp_limit_s"])
+    return cell
 
 
 def latency_report(rows, variants):

@@ -337,6 +337,72 @@ class InstrumentTest(unittest.TestCase):
         self.assertGreater(run.CHURN_LIMIT(500), run.CHURN_LIMIT(40))
 
 
+# A case whose thread I counts its first operation I x 60 ms after the
+# start, then one per millisecond.
+LATE_CASE = r"""#include "bench.h"
+static void
+run (struct bench_thread *self)
+{
+  usleep (self->id * 60000);
+  while (!bench_stopped ())
+    {
+      bench_count (self);
+      usleep (1000);
+    }
+}
+const struct bench_case bench_case = { "late", "op", NULL, run, NULL,
+                                       .ramp_up = RAMP };
+"""
+
+
+class DriverTest(unittest.TestCase):
+    """The driver itself, built with the machine's compiler."""
+
+    def run_late(self, ramp):
+        cc = shutil.which("cc") or shutil.which("gcc")
+        if cc is None:
+            self.skipTest("no C compiler")
+        with tempfile.TemporaryDirectory() as d:
+            src, exe = os.path.join(d, "late.c"), os.path.join(d, "late")
+            with open(src, "w") as f:
+                f.write(LATE_CASE)
+            subprocess.run([cc, "-O2", "-Wall", "-Werror", "-pthread", "-I", HERE,
+                            "-DRAMP=%d" % ramp, "-o", exe,
+                            os.path.join(HERE, "driver.c"), src], check=True)
+            out = subprocess.run([exe, "-t", "4", "-w", "0", "-d", "0.1"],
+                                 check=True, capture_output=True, text=True).stdout
+        return json.loads(out)
+
+    def test_ramp_waits_for_every_thread(self):
+        r = self.run_late(1)
+        # The last thread counts its first operation 180 ms after the start.
+        self.assertGreaterEqual(r["ramp_s"], 0.17)
+        self.assertLess(r["ramp_s"], 5)
+        self.assertIs(r["ramped"], True)
+        # Every thread counted in the measured period.
+        self.assertGreater(r["thread_ops_min"], 10)
+
+    def test_no_ramp_unless_asked(self):
+        r = self.run_late(0)
+        self.assertNotIn("ramp_s", r)
+        # Measured from 0: the last thread started after the 100 ms.
+        self.assertEqual(r["thread_ops_min"], 0)
+
+    def test_ramp_in_summary_and_report(self):
+        runs = [result("stock", i, 10.0, threads=500, tasks_peak=1001, tasks_live=1001,
+                       startup_s=0.1, startup_create_max_ns=1, create_failed={},
+                       ramp_s=rs, ramped=ok, ramp_limit_s=30)
+                for i, (rs, ok) in enumerate(((0.8, True), (30.0, False), (1.2, True)))]
+        s = run.task_summary(runs)
+        self.assertEqual((s["ramp_s"], s["ramp_s_max"], s["runs_not_ramped"]),
+                         (1.2, 30.0, 1))
+        self.assertEqual(run.ramp_cell(s),
+                         "1.20 [30.00] (1 runs: not every thread by 30 s)")
+        self.assertEqual(run.ramp_cell({}), "-")
+        self.assertIn("create-join begins when every thread", run.ramp_note(runs))
+        self.assertEqual(run.ramp_note([result("stock", 0, 1.0)]), "")
+
+
 class BootstrapTest(unittest.TestCase):
     def test_equal_ratios_give_a_degenerate_interval(self):
         self.assertEqual(run.bootstrap([1.25] * 5), (1.25, 1.25))

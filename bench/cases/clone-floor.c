@@ -35,4 +35,5 @@ setup (int nthreads, const char *param)
   return 0;
 }
 
-const struct bench_case bench_case = { "clone-floor", "clone+wait", setup, run, NULL };
+const struct bench_case bench_case = { "clone-floor", "clone+wait", setup, run, NULL,
+                                       .ramp_up = 1 };

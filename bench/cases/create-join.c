@@ -65,4 +65,5 @@ run (struct bench_thread *self)
     }
 }
 
-const struct bench_case bench_case = { "create-join", "create+join", setup, run, NULL };
+const struct bench_case bench_case = { "create-join", "create+join", setup, run, NULL,
+                                       .ramp_up = 1 };

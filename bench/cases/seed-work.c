@@ -79,4 +79,5 @@ wake (void)
     pthread_join (idle[i], NULL);
 }
 
-const struct bench_case bench_case = { "seed-work", "20 x memcpy 1 MB", setup, run, wake };
+const struct bench_case bench_case = { "seed-work", "20 x memcpy 1 MB", setup, run, wake,
+                                       .ramp_up = 1 };
