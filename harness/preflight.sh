@@ -12,6 +12,11 @@ check_base
   || die "PATCHES=$PATCHES is not a directory (a series directory, as patches/glibc-2.43)"
 [ -z "$SELECTION" ] || [ -r "$SELECTION" ] || die "SELECTION=$SELECTION is not a readable file"
 [ -z "$JOBS" ] || [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "JOBS=$JOBS is not a positive number"
+[ -z "$BENCH_REPS" ] || [[ $BENCH_REPS =~ ^[1-9][0-9]*$ ]] \
+  || die "BENCH_REPS=$BENCH_REPS is not a positive number"
+[ -z "$BENCH_SECONDS" ] || { [[ $BENCH_SECONDS =~ ^[0-9]*\.?[0-9]+$ ]] \
+  && [[ $BENCH_SECONDS =~ [1-9] ]]; } \
+  || die "BENCH_SECONDS=$BENCH_SECONDS is not a positive number of seconds"
 
 # What the goals need of ARCH: programs that run here (check, bench...),
 # and for the benchmarks, that they run natively.

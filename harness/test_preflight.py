@@ -36,6 +36,9 @@ BAD = [
     (["sysroot", "GLIBC_SRC=/nonexistent/glibc"], "GLIBC_SRC"),
     (["sysroot", "ISOLATION=vm"], "vm"),
     (["sysroot", "JOBS=many"], "JOBS"),
+    (["bench", "BENCH_REPS=0"], "BENCH_REPS"),
+    (["bench", "BENCH_SECONDS=two"], "BENCH_SECONDS"),
+    (["bench", "BENCH_SECONDS=0.0"], "BENCH_SECONDS"),
     (["check-series", "BASE=2.99"], "2.99"),
     (["check-fixes", "BASE=2.99"], "2.99"),
     (["check-fixes", "ARCH=powerpc64le"], "compiled only"),
@@ -47,7 +50,8 @@ BAD = [
 
 GOOD = [
     ["sysroot"],
-    ["bench", "BENCH=create-join"],
+    ["bench", "BENCH=create-join", "BENCH_REPS=21", "BENCH_SECONDS=2"],
+    ["bench", "BENCH_SECONDS=.5"],
     ["check", "BASE=2.36"],
     ["sysroot", "ARCH=powerpc64le"],
     ["mail", "BZ=setxid-create-fail-deadlock=30001"],
