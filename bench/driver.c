@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include "bench.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -149,6 +150,55 @@ total_ops (int n)
   return sum;
 }
 
+/* The FIFOs of `perf stat -D -1 --control fifo:CTL,ACK` that runs the
+   driver, named by NPTL_SCALE_PERF_CONTROL="CTL,ACK", or -1: perf's
+   counters are then enabled for the measured period only, so that its
+   counts divided by the operations of that period are those of the
+   steady state, without the start-up, ramp and warm-up.  */
+static int perf_ctl = -1, perf_ack = -1;
+
+static void
+perf_control_open (void)
+{
+  const char *s = getenv ("NPTL_SCALE_PERF_CONTROL");
+  if (s == NULL)
+    return;
+  char *ctl = strdup (s);
+  char *ack = ctl != NULL ? strchr (ctl, ',') : NULL;
+  if (ack == NULL)
+    {
+      fprintf (stderr, "NPTL_SCALE_PERF_CONTROL=%s: not CTL,ACK\n", s);
+      exit (2);
+    }
+  *ack++ = '\0';
+  /* perf holds both FIFOs open for reading and writing: neither open
+     waits.  */
+  perf_ctl = open (ctl, O_WRONLY | O_CLOEXEC);
+  perf_ack = open (ack, O_RDONLY | O_CLOEXEC);
+  if (perf_ctl < 0 || perf_ack < 0)
+    {
+      fprintf (stderr, "NPTL_SCALE_PERF_CONTROL=%s: %s\n", s,
+               strerror (errno));
+      exit (2);
+    }
+  free (ctl);
+}
+
+/* Send CMD ("enable\n" or "disable\n") to perf and wait for its ack.  */
+static void
+perf_control (const char *cmd)
+{
+  if (perf_ctl < 0)
+    return;
+  char ack[16];
+  if (write (perf_ctl, cmd, strlen (cmd)) != (ssize_t) strlen (cmd)
+      || read (perf_ack, ack, sizeof ack) <= 0)
+    {
+      fprintf (stderr, "perf control: %s\n", strerror (errno));
+      exit (2);
+    }
+}
+
 /* Nonzero if every thread has counted an operation.  */
 static int
 all_counted (int n)
@@ -209,6 +259,7 @@ main (int argc, char **argv)
       fprintf (stderr, "%s: bad arguments\n", argv[0]);
       return 2;
     }
+  perf_control_open ();
   if (getenv ("NPTL_SCALE_LINES") != NULL)
     {
       bench_lines = 1;
@@ -274,6 +325,7 @@ main (int argc, char **argv)
   for (int i = 0; i < n; i++)
     start_ops[i] = atomic_load (&threads[i].ops);
   phase ("measure");
+  perf_control ("enable\n");
   atomic_store (&bench_measuring, 1);
   proc_stat (&tot0, &idle0);
   double cpu0 = cpu_seconds (), t0 = now (), t = t0;
@@ -288,6 +340,7 @@ main (int argc, char **argv)
       ops = ops2;
     }
   double elapsed = t - t0, cpu = cpu_seconds () - cpu0;
+  perf_control ("disable\n");
   proc_stat (&tot1, &idle1);
   long rss = rss_kib ();
   unsigned long lo = (unsigned long) -1, hi = 0;
@@ -334,6 +387,8 @@ main (int argc, char **argv)
           "\"pid_max\": %ld, ",
           (long) getpid (), startup, create_max_ns, 1 + n + bench_extra_threads,
           read_long ("/proc/sys/kernel/pid_max"));
+  if (perf_ctl >= 0)
+    printf ("\"perf_window\": \"measure\", ");
   if (ramp >= 0)
     printf ("\"ramp_s\": %.3f, \"ramped\": %s, \"ramp_limit_s\": %.0f, ",
             ramp, ramped ? "true" : "false", BENCH_RAMP_LIMIT_S);

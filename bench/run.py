@@ -199,10 +199,47 @@ def perf_events():
     if tr.returncode == 0:
         ok.append(EXIT_TRACE)
     hw = sh(["perf", "stat", "-x,", "-e", "cycles", "true"])
+    if ok and perf_control_works():
+        ok.append(PERF_CONTROL)
     note = "hardware counters: %s" % (
         "not supported here" if hw.returncode != 0 or "not supported" in hw.stderr
         else "available (not used)")
     return ok, note
+
+
+# In perf_events' list where `perf stat --control` works (perf 5.9 and
+# later): the driver then enables the counters for its measured period
+# only (NPTL_SCALE_PERF_CONTROL in bench/driver.c).
+PERF_CONTROL = "measured-period"
+
+
+def perf_control_fifos(d):
+    """Two FIFOs in directory D for perf stat --control: (ctl, ack)."""
+    fifos = (os.path.join(d, "ctl"), os.path.join(d, "ack"))
+    for f in fifos:
+        os.mkfifo(f)
+    return fifos
+
+
+def perf_control_args(fifos):
+    """perf stat's arguments, starting disabled, for FIFOS."""
+    return ["-D", "-1", "--control", "fifo:%s,%s" % fifos]
+
+
+def perf_control_works():
+    with tempfile.TemporaryDirectory() as d:
+        r = sh(["perf", "stat", "-x,", "-e", "task-clock"]
+               + perf_control_args(perf_control_fifos(d)) + ["true"])
+    return r.returncode == 0
+
+
+def per_op(run):
+    """The operations that RUN's perf counts cover: those of the measured
+    period where the driver enabled the counters for it alone, else all of
+    the process's."""
+    if run.get("perf_window") == "measure":
+        return max(run.get("ops") or 1, 1)
+    return max(run.get("ops_total") or run.get("ops") or 1, 1)
 
 
 def sysroot(variant):
@@ -367,9 +404,17 @@ def run_one(exe, threads, param, seconds, events, timeout, env=(), launcher=(),
         cmd += ["-p", param]
     perf = {}
     with tempfile.NamedTemporaryFile("r", suffix=".perf") as pf, \
-            tempfile.NamedTemporaryFile("r", suffix=".data") as tf:
-        if events:
-            cmd = ["perf", "stat", "-x,", "-o", pf.name, "-e", ",".join(events)] + cmd
+            tempfile.NamedTemporaryFile("r", suffix=".data") as tf, \
+            tempfile.TemporaryDirectory() as fd:
+        counted = [e for e in events if e != PERF_CONTROL]
+        if counted:
+            control = []
+            if PERF_CONTROL in events:
+                fifos = perf_control_fifos(fd)
+                control = perf_control_args(fifos)
+                env = list(env or ["env"]) + ["NPTL_SCALE_PERF_CONTROL=%s,%s" % fifos]
+            cmd = ["perf", "stat", "-x,", "-o", pf.name] + control + \
+                ["-e", ",".join(counted)] + cmd
         if trace:
             cmd = ["perf", "record", "-q", "-a", "-o", tf.name,
                    "-e", EXIT_EVENTS[0], "-e", EXIT_EVENTS[1],
@@ -604,7 +649,7 @@ def summarize(results, variants):
                 "errors": [r["error"] for r in runs
                            if r["variant"] == v and "error" in r],
                 "ctxsw_per_op": median([r["perf"].get("context-switches", 0)
-                                        / max(r["ops"], 1) for r in ok
+                                        / per_op(r) for r in ok
                                         if r["perf"]]),
 
                 "fairness": median([r["thread_ops_min"] / r["thread_ops_max"]
@@ -696,7 +741,7 @@ def profile_summary(run):
     process): system calls by name where above SYSCALL_MIN, "other" (the
     total less the named ones) where above it too, the total, TLB flushes,
     function-call IPIs; and its exit delays."""
-    perf, ops = run.get("perf") or {}, max(run.get("ops_total") or run.get("ops") or 1, 1)
+    perf, ops = run.get("perf") or {}, per_op(run)
     out = {}
     if SYSCALL_TOTAL in perf:
         named = {c: perf.get("syscalls:sys_enter_" + c, 0) / ops for c in SYSCALLS}
@@ -712,6 +757,8 @@ def profile_summary(run):
         out["ipi"] = sum(perf.get(e, 0) for e in IPIS) / ops
     if run.get("exit_delays"):
         out["exit_delays"] = run["exit_delays"]
+    if out:
+        out["window"] = run.get("perf_window", "process")
     return out
 
 
@@ -810,7 +857,12 @@ def report(doc, rows, variants, path):
            "busy %% = the whole machine's non-idle share (/proc/stat) over the same "
            "period, which also counts kernel work done outside the process's "
            "threads (e.g. tearing down exited threads)." % m.get("cores"),
-           "- perf: %s; %s" % (", ".join(doc["perf_events"]) or "none", doc["perf_note"]),
+           "- perf: %s; %s%s" % (
+               ", ".join(e for e in doc["perf_events"] if e != PERF_CONTROL) or "none",
+               doc["perf_note"],
+               "; counted over the measured period only (the driver enables "
+               "perf's counters after the warm-up, through perf stat --control)"
+               if PERF_CONTROL in doc["perf_events"] else ""),
            ""]
     for v in variants:
         out.append("- %s: %s" % (v, doc["sysroots"].get(v, "")))
@@ -886,12 +938,29 @@ def us(ns, digits=1):
     return fmt(ns / 1e3, digits) if ns is not None else "-"
 
 
+# What the profile runs' counts per operation cover, by their windows.
+WINDOW_TEXT = {
+    "measure": "perf's counts over the measured period (the driver enables "
+               "the counters after its warm-up and disables them at the end, "
+               "through perf stat --control) divided by the operations of "
+               "that period: the steady state, without the threads' start",
+    "process": "perf's counts for the whole process divided by all its "
+               "operations (the start of the threads, the warm-up and the "
+               "driver's thread creation included; this perf has no "
+               "--control)",
+}
+WINDOW_TEXT["measure process"] = (WINDOW_TEXT["measure"] + "; where perf has no "
+                                  "--control (a resumed run), "
+                                  + WINDOW_TEXT["process"].split("(")[0].strip())
+
+
 def syscall_report(rows, variants):
     prof = [(r, v) for r in rows if r["group"] in THREAD_GROUPS
             for v in variants if r["variants"][v].get("profile", {}).get("syscalls") is not None]
     if not prof:
         return []
     lines = []
+    windows = {r["variants"][v]["profile"].get("window", "process") for r, v in prof}
     for r, v in prof:
         p = r["variants"][v]["profile"]
         fl = floor_row(rows, r)
@@ -903,16 +972,15 @@ def syscall_report(rows, variants):
                       fmt(p.get("tlb_flush"), 3), fmt(p.get("ipi"), 3)])
     return ["## System calls, TLB flushes and function-call IPIs per operation", "",
             "One more run per configuration and variant, with tracepoints, not "
-            "used for the rates: perf's counts for the whole process divided by "
-            "all its operations (warm-up and the driver's thread creation "
-            "included).  Calls named where above %s per operation; other = "
+            "used for the rates: %s.  Calls named where above %s per operation; other = "
             "every call (raw_syscalls:sys_enter) less the named ones.  Beyond "
             "the floor = the calls per operation less those of clone-floor "
             "at the same thread count under the same variant: what glibc adds "
             "to the kernel's minimum.  IPIs = irq_vectors:call_function_entry "
             "+ call_function_single_entry.  In results.json only, not in the "
             "benchout files: glibc's benchtests format has no field for "
-            "counts." % SYSCALL_MIN, ""] + table(
+            "counts." % (WINDOW_TEXT[" ".join(sorted(windows))], SYSCALL_MIN),
+            ""] + table(
         ["case", "param", "threads", "variant", "calls per operation", "total",
          "beyond the clone floor", "tlb_flush", "IPIs"], lines)
 
@@ -1548,6 +1616,8 @@ def main():
     # configuration and variant, not used for the rates, counts them.
     timed_events = [e for e in events if ":" not in e and e != EXIT_TRACE]
     syscall_events = [e for e in events if ":" in e]
+    if syscall_events and PERF_CONTROL in events:
+        syscall_events.append(PERF_CONTROL)
     done_cfgs = resumed(doc, a.out, a.variants, bool(syscall_events)) \
         if a.resume else set()
     limits = {c.name: c.limit for c in CASES}

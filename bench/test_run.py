@@ -254,7 +254,14 @@ class InstrumentTest(unittest.TestCase):
         self.assertAlmostEqual(p["tlb_flush"], 0.54)
         self.assertAlmostEqual(p["ipi"], 0.03)
         self.assertEqual(p["exit_delays"], {"exits": 3})
+        self.assertEqual(p["window"], "process")
         self.assertEqual(run.profile_summary({"perf": {}, "ops": 1}), {})
+        # Counted over the measured period alone: per operation of that
+        # period (ops), not of the process.
+        p = run.profile_summary({"perf": perf, "ops": 500, "ops_total": 1000,
+                                 "perf_window": "measure"})
+        self.assertAlmostEqual(p["syscalls"]["clone3"], 2.0)
+        self.assertEqual(p["window"], "measure")
 
     def test_floor_diff(self):
         self.assertEqual(run.floor_diff({"clone3": 1.0, "madvise": 1.0, "futex": 1.2},
@@ -381,6 +388,30 @@ class DriverTest(unittest.TestCase):
         self.assertIs(r["ramped"], True)
         # Every thread counted in the measured period.
         self.assertGreater(r["thread_ops_min"], 10)
+
+    def test_perf_counts_the_measured_period_alone(self):
+        if not shutil.which("perf") or not run.perf_control_works():
+            self.skipTest("no perf stat --control here")
+        cc = shutil.which("cc") or shutil.which("gcc")
+        with tempfile.TemporaryDirectory() as d:
+            src, exe = os.path.join(d, "late.c"), os.path.join(d, "late")
+            with open(src, "w") as f:
+                f.write(LATE_CASE)
+            subprocess.run([cc, "-O2", "-Wall", "-Werror", "-pthread", "-I", HERE,
+                            "-DRAMP=1", "-o", exe,
+                            os.path.join(HERE, "driver.c"), src], check=True)
+            # Each operation is one usleep: clock_nanosleep counts them.
+            ev = "syscalls:sys_enter_clock_nanosleep"
+            whole = run.run_one(exe, 4, "", 0.2, [ev], timeout=30)
+            measured = run.run_one(exe, 4, "", 0.2, [ev, run.PERF_CONTROL], timeout=30)
+        self.assertNotIn("perf_window", whole)
+        self.assertEqual(measured["perf_window"], "measure")
+        # The whole process: the ramp's and warm-up's sleeps too.
+        self.assertGreater(whole["perf"][ev], whole["ops"] * 1.3)
+        # The measured period: one sleep per operation, give or take the
+        # driver's own sampling sleeps and the threads' sleeps in progress
+        # at its ends.
+        self.assertAlmostEqual(measured["perf"][ev] / measured["ops"], 1.0, delta=0.1)
 
     def test_no_ramp_unless_asked(self):
         r = self.run_late(0)
