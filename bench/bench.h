@@ -52,7 +52,7 @@ struct bench_case
 };
 
 /* The longest the driver waits for every thread's first operation.  */
-#define BENCH_RAMP_LIMIT_S 30.0
+#define BENCH_RAMP_LIMIT_S 10.0
 
 extern const struct bench_case bench_case;
 extern atomic_int bench_stop;

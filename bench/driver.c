@@ -152,9 +152,9 @@ total_ops (int n)
 
 /* The FIFOs of `perf stat -D -1 --control fifo:CTL,ACK` that runs the
    driver, named by NPTL_SCALE_PERF_CONTROL="CTL,ACK", or -1: perf's
-   counters are then enabled for the measured period only, so that its
-   counts divided by the operations of that period are those of the
-   steady state, without the start-up, ramp and warm-up.  */
+   counters (one group) are then enabled for the measured period only,
+   so that its counts divided by the operations of that period are those
+   of the steady state, without the start-up, ramp and warm-up.  */
 static int perf_ctl = -1, perf_ack = -1;
 
 static void
@@ -325,6 +325,10 @@ main (int argc, char **argv)
   for (int i = 0; i < n; i++)
     start_ops[i] = atomic_load (&threads[i].ops);
   phase ("measure");
+  /* perf enables its counters thread by thread (an IPI each): counted
+     operations lie between those from before the enable to after the
+     disable (outer) and those of the measured period (inner).  */
+  unsigned long perf_ops0 = total_ops (n);
   perf_control ("enable\n");
   atomic_store (&bench_measuring, 1);
   proc_stat (&tot0, &idle0);
@@ -341,6 +345,7 @@ main (int argc, char **argv)
     }
   double elapsed = t - t0, cpu = cpu_seconds () - cpu0;
   perf_control ("disable\n");
+  unsigned long perf_ops1 = total_ops (n);
   proc_stat (&tot1, &idle1);
   long rss = rss_kib ();
   unsigned long lo = (unsigned long) -1, hi = 0;
@@ -388,7 +393,8 @@ main (int argc, char **argv)
           (long) getpid (), startup, create_max_ns, 1 + n + bench_extra_threads,
           read_long ("/proc/sys/kernel/pid_max"));
   if (perf_ctl >= 0)
-    printf ("\"perf_window\": \"measure\", ");
+    printf ("\"perf_window\": \"measure\", \"perf_ops\": [%lu, %lu], ",
+            ops - ops0, perf_ops1 - perf_ops0);
   if (ramp >= 0)
     printf ("\"ramp_s\": %.3f, \"ramped\": %s, \"ramp_limit_s\": %.0f, ",
             ramp, ramped ? "true" : "false", BENCH_RAMP_LIMIT_S);

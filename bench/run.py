@@ -235,10 +235,13 @@ def perf_control_works():
 
 def per_op(run):
     """The operations that RUN's perf counts cover: those of the measured
-    period where the driver enabled the counters for it alone, else all of
-    the process's."""
+    period where the driver enabled the counters for it alone (perf_ops:
+    between the period's own and those from before the enable to after the
+    disable), else all of the process's."""
     if run.get("perf_window") == "measure":
-        return max(run.get("ops") or 1, 1)
+        # The midpoint of the operations of the measured period and of
+        # those from before perf's enable to after its disable.
+        return max(sum(run.get("perf_ops") or [run.get("ops") or 1] * 2) / 2, 1)
     return max(run.get("ops_total") or run.get("ops") or 1, 1)
 
 
@@ -413,8 +416,11 @@ def run_one(exe, threads, param, seconds, events, timeout, env=(), launcher=(),
                 fifos = perf_control_fifos(fd)
                 control = perf_control_args(fifos)
                 env = list(env or ["env"]) + ["NPTL_SCALE_PERF_CONTROL=%s,%s" % fifos]
+            # Enabled by the driver, the events are one group: perf then
+            # enables and disables them together, with one call per
+            # thread for all of them.
             cmd = ["perf", "stat", "-x,", "-o", pf.name] + control + \
-                ["-e", ",".join(counted)] + cmd
+                ["-e", ("{%s}" if control else "%s") % ",".join(counted)] + cmd
         if trace:
             cmd = ["perf", "record", "-q", "-a", "-o", tf.name,
                    "-e", EXIT_EVENTS[0], "-e", EXIT_EVENTS[1],
@@ -1614,7 +1620,9 @@ def main():
     # Tracepoints (system calls, TLB flushes, IPIs) slow the system down,
     # so the timed runs count only software events; one more run per
     # configuration and variant, not used for the rates, counts them.
-    timed_events = [e for e in events if ":" not in e and e != EXIT_TRACE]
+    # The timed runs count the whole process: perf's enable and disable of
+    # its counters, an IPI per thread, would fall in the measured period.
+    timed_events = [e for e in events if ":" not in e and e not in (EXIT_TRACE, PERF_CONTROL)]
     syscall_events = [e for e in events if ":" in e]
     if syscall_events and PERF_CONTROL in events:
         syscall_events.append(PERF_CONTROL)

@@ -262,6 +262,11 @@ class InstrumentTest(unittest.TestCase):
                                  "perf_window": "measure"})
         self.assertAlmostEqual(p["syscalls"]["clone3"], 2.0)
         self.assertEqual(p["window"], "measure")
+        # Between the period's operations and those around perf's enable
+        # and disable: their midpoint.
+        p = run.profile_summary({"perf": perf, "ops": 500, "ops_total": 1000,
+                                 "perf_window": "measure", "perf_ops": [500, 600]})
+        self.assertAlmostEqual(p["syscalls"]["clone3"], 1000 / 550)
 
     def test_floor_diff(self):
         self.assertEqual(run.floor_diff({"clone3": 1.0, "madvise": 1.0, "futex": 1.2},
@@ -406,12 +411,15 @@ class DriverTest(unittest.TestCase):
             measured = run.run_one(exe, 4, "", 0.2, [ev, run.PERF_CONTROL], timeout=30)
         self.assertNotIn("perf_window", whole)
         self.assertEqual(measured["perf_window"], "measure")
+        inner, outer = measured["perf_ops"]
+        self.assertEqual(inner, measured["ops"])
+        self.assertGreaterEqual(outer, inner)
         # The whole process: the ramp's and warm-up's sleeps too.
         self.assertGreater(whole["perf"][ev], whole["ops"] * 1.3)
         # The measured period: one sleep per operation, give or take the
         # driver's own sampling sleeps and the threads' sleeps in progress
         # at its ends.
-        self.assertAlmostEqual(measured["perf"][ev] / measured["ops"], 1.0, delta=0.1)
+        self.assertAlmostEqual(measured["perf"][ev] / run.per_op(measured), 1.0, delta=0.1)
 
     def test_no_ramp_unless_asked(self):
         r = self.run_late(0)
