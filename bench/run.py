@@ -213,6 +213,12 @@ def perf_events():
 PERF_CONTROL = "measured-period"
 
 
+# The measured period of a profile run at least: perf's enable and
+# disable, an IPI per thread, take some 0.1 s with 500 threads, and the
+# operations they overlap must be few against those of the period.
+PROFILE_SECONDS = 2.0
+
+
 def perf_control_fifos(d):
     """Two FIFOs in directory D for perf stat --control: (ctl, ack)."""
     fifos = (os.path.join(d, "ctl"), os.path.join(d, "ack"))
@@ -1638,7 +1644,8 @@ def main():
         for rep in range(reps + (1 if syscall_events else 0)):
             profile = rep == reps
             for v in a.variants:
-                res = run_one(bins[(v, case)], n, param, seconds,
+                res = run_one(bins[(v, case)], n, param,
+                              max(seconds, PROFILE_SECONDS) if profile else seconds,
                               syscall_events if profile else timed_events,
                               timeout=max(limits[case](n), int(seconds * 20)),
                               env=env_prefix(v),
