@@ -370,17 +370,22 @@ const struct bench_case bench_case = { "late", "op", NULL, run, NULL,
 class DriverTest(unittest.TestCase):
     """The driver itself, built with the machine's compiler."""
 
-    def run_late(self, ramp):
+    def build_late(self, d, ramp):
+        """The driver with LATE_CASE, built in directory D: its path."""
         cc = shutil.which("cc") or shutil.which("gcc")
         if cc is None:
             self.skipTest("no C compiler")
+        src, exe = os.path.join(d, "late.c"), os.path.join(d, "late")
+        with open(src, "w") as f:
+            f.write(LATE_CASE)
+        subprocess.run([cc, "-O2", "-Wall", "-Werror", "-pthread", "-I", HERE,
+                        "-DRAMP=%d" % ramp, "-o", exe,
+                        os.path.join(HERE, "driver.c"), src], check=True)
+        return exe
+
+    def run_late(self, ramp):
         with tempfile.TemporaryDirectory() as d:
-            src, exe = os.path.join(d, "late.c"), os.path.join(d, "late")
-            with open(src, "w") as f:
-                f.write(LATE_CASE)
-            subprocess.run([cc, "-O2", "-Wall", "-Werror", "-pthread", "-I", HERE,
-                            "-DRAMP=%d" % ramp, "-o", exe,
-                            os.path.join(HERE, "driver.c"), src], check=True)
+            exe = self.build_late(d, ramp)
             out = subprocess.run([exe, "-t", "4", "-w", "0", "-d", "0.1"],
                                  check=True, capture_output=True, text=True).stdout
         return json.loads(out)
@@ -397,14 +402,8 @@ class DriverTest(unittest.TestCase):
     def test_perf_counts_the_measured_period_alone(self):
         if not shutil.which("perf") or not run.perf_control_works():
             self.skipTest("no perf stat --control here")
-        cc = shutil.which("cc") or shutil.which("gcc")
         with tempfile.TemporaryDirectory() as d:
-            src, exe = os.path.join(d, "late.c"), os.path.join(d, "late")
-            with open(src, "w") as f:
-                f.write(LATE_CASE)
-            subprocess.run([cc, "-O2", "-Wall", "-Werror", "-pthread", "-I", HERE,
-                            "-DRAMP=1", "-o", exe,
-                            os.path.join(HERE, "driver.c"), src], check=True)
+            exe = self.build_late(d, 1)
             # Each operation is one usleep: clock_nanosleep counts them.
             ev = "syscalls:sys_enter_clock_nanosleep"
             whole = run.run_one(exe, 4, "", 0.2, [ev], timeout=30)
