@@ -10,7 +10,10 @@
    median, the operations of the least and most productive thread
    (fairness), how busy the CPUs were: the process's CPU time (getrusage)
    and the whole machine's non-idle share (/proc/stat) over the measured
-   period, the time it took to create the threads, the threads it has alive
+   period, what the scheduler did meanwhile: the process's involuntary
+   context switches (preemptions: getrusage, which adds those of exited
+   threads) and the mean of the machine's runnable tasks (procs_running
+   of /proc/stat, read at every sample), the time it took to create the threads, the threads it has alive
    at most (tasks_live: the peak of the kernel's count, which keeps a thread
    until it releases the task, after pthread_join has returned, is read from
    outside by bench/run.py), the creates that failed, by errno, and what the
@@ -95,11 +98,14 @@ read_long (const char *path)
   return v;
 }
 
+/* The process's CPU time in seconds; its involuntary context switches
+   in *PREEMPTED.  */
 static double
-cpu_seconds (void)
+cpu_seconds (long *preempted)
 {
   struct rusage ru;
   getrusage (RUSAGE_SELF, &ru);
+  *preempted = ru.ru_nivcsw;
   return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6
          + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
@@ -120,15 +126,18 @@ rss_kib (void)
   return kib;
 }
 
-/* Total and idle (idle + iowait) jiffies of all CPUs.  */
-static void
+/* Total and idle (idle + iowait) jiffies of all CPUs, and the number of
+   runnable tasks of the machine (procs_running), or -1.  */
+static long
 proc_stat (unsigned long long *total, unsigned long long *idle)
 {
   unsigned long long v[10] = { 0 };
+  char line[256];
+  long running = -1;
   FILE *f = fopen ("/proc/stat", "r");
   *total = *idle = 0;
   if (f == NULL)
-    return;
+    return -1;
   if (fscanf (f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
               &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
               &v[9]) >= 5)
@@ -138,7 +147,11 @@ proc_stat (unsigned long long *total, unsigned long long *idle)
         *total += v[i];
       *idle = v[3] + v[4];
     }
+  while (fgets (line, sizeof line, f) != NULL)
+    if (sscanf (line, "procs_running %ld", &running) == 1)
+      break;
   fclose (f);
+  return running;
 }
 
 static unsigned long
@@ -332,7 +345,8 @@ main (int argc, char **argv)
   perf_control ("enable\n");
   atomic_store (&bench_measuring, 1);
   proc_stat (&tot0, &idle0);
-  double cpu0 = cpu_seconds (), t0 = now (), t = t0;
+  long preempted0, preempted1, runnable = 0, nrunnable = 0;
+  double cpu0 = cpu_seconds (&preempted0), t0 = now (), t = t0;
   unsigned long ops0 = total_ops (n), ops = ops0;
   for (int s = 0; s < nsamples; s++)
     {
@@ -342,8 +356,15 @@ main (int argc, char **argv)
       rates[s] = (ops2 - ops) / (t2 - t);
       t = t2;
       ops = ops2;
+      unsigned long long tot, idle;
+      long r = proc_stat (&tot, &idle);
+      if (r >= 0)
+        {
+          runnable += r;
+          nrunnable++;
+        }
     }
-  double elapsed = t - t0, cpu = cpu_seconds () - cpu0;
+  double elapsed = t - t0, cpu = cpu_seconds (&preempted1) - cpu0;
   perf_control ("disable\n");
   unsigned long perf_ops1 = total_ops (n);
   proc_stat (&tot1, &idle1);
@@ -389,9 +410,11 @@ main (int argc, char **argv)
     printf ("%s%.1f", s ? ", " : "", rates[s]);
   printf ("], \"pid\": %ld, \"startup_s\": %.3f, \"startup_create_max_ns\": %llu, "
           "\"tasks_live\": %d, "
-          "\"pid_max\": %ld, ",
+          "\"pid_max\": %ld, \"preemptions\": %ld, ",
           (long) getpid (), startup, create_max_ns, 1 + n + bench_extra_threads,
-          read_long ("/proc/sys/kernel/pid_max"));
+          read_long ("/proc/sys/kernel/pid_max"), preempted1 - preempted0);
+  if (nrunnable > 0)
+    printf ("\"runnable_mean\": %.1f, ", (double) runnable / nrunnable);
   if (perf_ctl >= 0)
     printf ("\"perf_window\": \"measure\", \"perf_ops\": [%lu, %lu], ",
             ops - ops0, perf_ops1 - perf_ops0);

@@ -78,11 +78,18 @@ Plan = collections.namedtuple("Plan", "cfgs glibc stress_ng apps named")
 # the (threads, param) pairs it runs with by default and with BENCH=quick
 # ([]: not in quick), and the time limit of one run in seconds, a function
 # of the thread count (creating 500 threads while the first ones churn
-# took stock up to a minute on 2 cores).
-Case = collections.namedtuple("Case", "name group runs quick limit",
-                              defaults=[lambda n: 60])
+# took stock up to a minute on 2 cores), and the seconds one run measures,
+# a function of the thread count and of BENCH_SECONDS.
+Case = collections.namedtuple("Case", "name group runs quick limit seconds",
+                              defaults=[lambda n: 60, lambda n, s: s])
 # The limit of a case whose threads create threads while they start.
 CHURN_LIMIT = lambda n: 60 + n // 2  # noqa: E731
+# The measured period of a run of create-latency: at least 10 ms per
+# thread.  With 500 threads on 2 cores a preempted creator can wait a
+# second for the CPU, so one create's tail is a matter of whole scheduler
+# rounds: in 0.5 s, one run's p99 ranged from 0.09 to 604 ms; in 5 s,
+# from 7 to 55 ms.
+LATENCY_SECONDS = lambda n, s: max(s, n / 100)  # noqa: E731
 
 
 def pairs(threads, params=("",)):
@@ -105,7 +112,7 @@ CASES = [
          [(40, "direct"), (40, "spawn")], CHURN_LIMIT),
     Case("create-latency", "create-latency",
          pairs([40, 120, 500], ("empty", "work", "clone")),
-         pairs([40], ("empty", "clone")), CHURN_LIMIT),
+         pairs([40], ("empty", "clone")), CHURN_LIMIT, LATENCY_SECONDS),
     Case("cond-queue", "condvar", pairs([2, 8, 32, 128], _PC),
          pairs([2, 32], _PC[:1])),
     Case("cond-event", "condvar", pairs([2, 4, 16, 64]), pairs([4])),
@@ -716,7 +723,9 @@ def task_summary(runs):
     errno, summed, and the runs with any; the time to create the
     threads (median and max) and the longest single create then; for a
     case that times creates under churn, the medians of its quantiles and
-    the largest maximum."""
+    the largest maximum, and of what the scheduler did meanwhile: the
+    process's preemptions per operation and the machine's mean runnable
+    tasks."""
     runs = [r for r in runs if "tasks_peak" in r and "tasks_live" in r]
     if not runs:
         return {}
@@ -744,6 +753,13 @@ def task_summary(runs):
         out["create_latency"] = {
             k: median([x[k] for x in lat]) for k in ("n", "p50_ns", "p99_ns", "p999_ns")}
         out["create_latency"]["max_ns"] = max(x["max_ns"] for x in lat)
+        sched = [r for r in runs if "runnable_mean" in r and r.get("ops")]
+        if sched:
+            out["create_latency"]["preempted_per_op"] = median(
+                [r["preemptions"] / r["ops"] for r in sched])
+            out["create_latency"]["runnable_mean"] = median(
+                [r["runnable_mean"] for r in sched])
+            out["create_latency"]["seconds"] = median([r["seconds"] for r in sched])
     return out
 
 
@@ -1079,10 +1095,13 @@ def latency_report(rows, variants):
     for r, v in lrs:
         s = r["variants"][v]
         lat = s["create_latency"]
+        sched = ([fmt(lat["seconds"], 1), fmt(lat["preempted_per_op"], 3),
+                  fmt(lat["runnable_mean"], 0)] if "runnable_mean" in lat
+                 else ["-", "-", "-"])
         lines.append([r["param"] or "-", str(r["threads"]), v, fmt(lat["n"]),
                       us(lat["p50_ns"]), us(lat["p99_ns"]), us(lat["p999_ns"]),
-                      fmt(lat["max_ns"] / 1e6, 1),
-                      "%s [%s]" % (fmt(s["startup_s"], 2), fmt(s["startup_s_max"], 2)),
+                      fmt(lat["max_ns"] / 1e6, 1)] + sched +
+                     ["%s [%s]" % (fmt(s["startup_s"], 2), fmt(s["startup_s_max"], 2)),
                       fmt(s["startup_create_max_ns"] / 1e6, 1)])
     return ["## Create latency under churn", "",
             "Each of N threads loops creating a thread and joining it (empty: "
@@ -1091,12 +1110,21 @@ def latency_report(rows, variants):
             "this machine), and times every create, from the call to its "
             "return.  Quantiles of the measured period per run (from a "
             "histogram, at most 6.25% above the true value), medians over the "
-            "runs; max = the largest of all runs.  Startup = the time the "
+            "runs; max = the largest of all runs.  Measured s = the measured "
+            "period of one run, which is longer with more threads "
+            "(LATENCY_SECONDS).  What bounds the tail is the scheduler: a "
+            "create that is preempted (by the thread it creates, or at the "
+            "end of its slice) returns when the creator runs again, behind "
+            "the other runnable tasks; preempted = the process's involuntary "
+            "context switches per create+join, runnable = the machine's "
+            "runnable tasks (procs_running), mean over the period; both "
+            "medians over the runs.  Startup = the time the "
             "driver took to create the N threads, each starting its loop at "
             "once (median [max] over the runs), and its longest single "
             "create.", ""] + table(
         ["churn", "threads", "variant", "creates per run", "p50 us", "p99 us",
-         "p99.9 us", "max ms", "startup s", "longest startup create ms"], lines)
+         "p99.9 us", "max ms", "measured s", "preempted per op", "runnable",
+         "startup s", "longest startup create ms"], lines)
 
 
 MODEL_CORES = [1, 2, 4, 8, 16, 32, 64, 128, 256]
@@ -1635,19 +1663,21 @@ def main():
     done_cfgs = resumed(doc, a.out, a.variants, bool(syscall_events)) \
         if a.resume else set()
     limits = {c.name: c.limit for c in CASES}
+    periods = {c.name: c.seconds for c in CASES}
     total = len(cfgs) * reps * len(a.variants)
     done = 0
     for group, case, n, param in cfgs:
         if (group, case, n, param) in done_cfgs:
             done += reps * len(a.variants)
             continue
+        measured = periods[case](n, seconds)
         for rep in range(reps + (1 if syscall_events else 0)):
             profile = rep == reps
             for v in a.variants:
                 res = run_one(bins[(v, case)], n, param,
-                              max(seconds, PROFILE_SECONDS) if profile else seconds,
+                              max(measured, PROFILE_SECONDS) if profile else measured,
                               syscall_events if profile else timed_events,
-                              timeout=max(limits[case](n), int(seconds * 20)),
+                              timeout=max(limits[case](n), int(measured * 20)),
                               env=env_prefix(v),
                               launcher=bundle_launcher(a.bundle, manifest, v)
                               if manifest else (),

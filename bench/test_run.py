@@ -367,21 +367,41 @@ const struct bench_case bench_case = { "late", "op", NULL, run, NULL,
 """
 
 
+# Threads that never block: more of them than CPUs are preempted.
+SPIN_CASE = r"""#include "bench.h"
+static void
+run (struct bench_thread *self)
+{
+  while (!bench_stopped ())
+    {
+      for (volatile int i = 0; i < 1000; i++)
+        ;
+      bench_count (self);
+    }
+}
+const struct bench_case bench_case = { "spin", "op", NULL, run, NULL };
+"""
+
+
 class DriverTest(unittest.TestCase):
     """The driver itself, built with the machine's compiler."""
 
-    def build_late(self, d, ramp):
-        """The driver with LATE_CASE, built in directory D: its path."""
+    def build_case(self, d, source, ramp=0):
+        """The driver with the case SOURCE, built in directory D: its path."""
         cc = shutil.which("cc") or shutil.which("gcc")
         if cc is None:
             self.skipTest("no C compiler")
-        src, exe = os.path.join(d, "late.c"), os.path.join(d, "late")
+        src, exe = os.path.join(d, "case.c"), os.path.join(d, "case")
         with open(src, "w") as f:
-            f.write(LATE_CASE)
+            f.write(source)
         subprocess.run([cc, "-O2", "-Wall", "-Werror", "-pthread", "-I", HERE,
                         "-DRAMP=%d" % ramp, "-o", exe,
                         os.path.join(HERE, "driver.c"), src], check=True)
         return exe
+
+    def build_late(self, d, ramp):
+        """The driver with LATE_CASE, built in directory D: its path."""
+        return self.build_case(d, LATE_CASE, ramp)
 
     def run_late(self, ramp):
         with tempfile.TemporaryDirectory() as d:
@@ -419,6 +439,43 @@ class DriverTest(unittest.TestCase):
         # driver's own sampling sleeps and the threads' sleeps in progress
         # at its ends.
         self.assertAlmostEqual(measured["perf"][ev] / run.per_op(measured), 1.0, delta=0.1)
+
+    def test_preemptions_and_runnable_tasks(self):
+        n = 2 * (os.cpu_count() or 1) + 1
+        with tempfile.TemporaryDirectory() as d:
+            exe = self.build_case(d, SPIN_CASE)
+            out = subprocess.run([exe, "-t", str(n), "-w", "0", "-d", "0.5",
+                                  "-i", "0.05"],
+                                 check=True, capture_output=True, text=True).stdout
+        r = json.loads(out)
+        # More spinning threads than CPUs: the scheduler preempts them at
+        # the end of their slices (a few ms), and at every sample they
+        # are all runnable, machine-wide.
+        self.assertGreater(r["preemptions"], 10)
+        self.assertGreaterEqual(r["runnable_mean"], n - 0.5)
+
+    def test_latency_period_and_scheduler_columns(self):
+        periods = {c.name: c.seconds for c in run.CASES}
+        self.assertEqual(periods["create-latency"](500, 0.5), 5.0)
+        self.assertEqual(periods["create-latency"](40, 0.5), 0.5)
+        self.assertEqual(periods["create-join"](500, 0.5), 0.5)
+        runs = [result("stock", i, 10.0, case="create-latency", threads=500,
+                       param="empty", ops=ops, seconds=5.0, tasks_peak=1001,
+                       tasks_live=1001, startup_s=0.1, startup_create_max_ns=1,
+                       create_failed={}, preemptions=pre, runnable_mean=rq,
+                       create_latency={"n": ops, "p50_ns": 1000, "p99_ns": 2000,
+                                       "p999_ns": 3000, "max_ns": 4000})
+                for i, (ops, pre, rq) in enumerate(((1000, 100, 400.0),
+                                                     (2000, 100, 300.0),
+                                                     (1000, 300, 500.0)))]
+        lat = run.task_summary(runs)["create_latency"]
+        self.assertEqual((lat["preempted_per_op"], lat["runnable_mean"], lat["seconds"]),
+                         (0.1, 400.0, 5.0))
+        row = {"param": "empty", "threads": 500,
+               "variants": {"stock": run.task_summary(runs)}}
+        text = "\n".join(run.latency_report([row], ["stock"]))
+        self.assertIn("| preempted per op | runnable |", text)
+        self.assertIn("| 5.0 | 0.100 | 400 |", text)
 
     def test_no_ramp_unless_asked(self):
         r = self.run_late(0)
