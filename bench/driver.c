@@ -385,8 +385,12 @@ main (int argc, char **argv)
   for (int i = 0; i < n; i++)
     pthread_join (tids[i], NULL);
   /* All operations of the process, warm-up included: the denominator for
-     counts that cover the whole process (lock statistics).  */
+     counts that cover the whole process (lock statistics, context
+     switches).  */
   unsigned long ops_total = total_ops (n);
+  struct rusage ru;
+  getrusage (RUSAGE_SELF, &ru);
+  long ctxsw_total = ru.ru_nvcsw + ru.ru_nivcsw;
 
   double *sorted = malloc (nsamples * sizeof *sorted);
   memcpy (sorted, rates, nsamples * sizeof *sorted);
@@ -410,9 +414,10 @@ main (int argc, char **argv)
     printf ("%s%.1f", s ? ", " : "", rates[s]);
   printf ("], \"pid\": %ld, \"startup_s\": %.3f, \"startup_create_max_ns\": %llu, "
           "\"tasks_live\": %d, "
-          "\"pid_max\": %ld, \"preemptions\": %ld, ",
+          "\"pid_max\": %ld, \"preemptions\": %ld, \"ctxsw_total\": %ld, ",
           (long) getpid (), startup, create_max_ns, 1 + n + bench_extra_threads,
-          read_long ("/proc/sys/kernel/pid_max"), preempted1 - preempted0);
+          read_long ("/proc/sys/kernel/pid_max"), preempted1 - preempted0,
+          ctxsw_total);
   if (nrunnable > 0)
     printf ("\"runnable_mean\": %.1f, ", (double) runnable / nrunnable);
   if (perf_ctl >= 0)

@@ -136,13 +136,27 @@ ON_REQUEST = ("stack-advise",)
 GROUPS = list(dict.fromkeys(c.group for c in CASES)) + list(EXTERNAL)
 
 
-def plan(mode):
+def plan(mode, threads=None):
     """What BENCH=MODE runs: default, quick, full, or groups and cases
-    separated by commas.  A Plan: cfgs, the configurations (group, case,
+    separated by commas; with THREADS (as "2" or "1,2,500"), only its
+    configurations with those thread counts, which must leave some.  A Plan: cfgs, the configurations (group, case,
     threads, param); glibc, the benchmarks of glibc's bench-pthread set to
     run ("" for none); stress_ng, whether stress-ng --pthread runs; apps,
     whether the real workloads run (bench/apps.py: named, or full); named,
     the groups and cases MODE names ([] for default, quick and full)."""
+    p = _plan(mode)
+    if not threads:
+        return p
+    counts = [int(t) for t in threads.split(",")]
+    cfgs = [c for c in p.cfgs if c[2] in counts]
+    if p.cfgs and not cfgs:
+        sys.exit("run.py: no benchmark of BENCH=%s runs with %s threads (%s)"
+                 % (mode, threads, ", ".join(
+                     str(n) for n in sorted({c[2] for c in p.cfgs}))))
+    return p._replace(cfgs=cfgs)
+
+
+def _plan(mode):
     quick = mode == "quick"
     cfgs = [(c.group, c.name, n, p) for c in CASES
             for n, p in (c.quick if quick else c.runs)]
@@ -256,6 +270,17 @@ def per_op(run):
         # those from before perf's enable to after its disable.
         return max(sum(run.get("perf_ops") or [run.get("ops") or 1] * 2) / 2, 1)
     return max(run.get("ops_total") or run.get("ops") or 1, 1)
+
+
+def ctxsw_per_op(run):
+    """RUN's context switches per operation, of the whole process: from
+    the driver's getrusage, or in results before it had them, from perf's
+    software event; None if neither."""
+    if "ctxsw_total" in run:
+        return run["ctxsw_total"] / max(run.get("ops_total") or 1, 1)
+    if run.get("perf") and "context-switches" in run["perf"]:
+        return run["perf"]["context-switches"] / per_op(run)
+    return None
 
 
 def sysroot(variant):
@@ -667,9 +692,8 @@ def summarize(results, variants):
                 "busy_pct": median([r["machine_busy_pct"] for r in ok]),
                 "errors": [r["error"] for r in runs
                            if r["variant"] == v and "error" in r],
-                "ctxsw_per_op": median([r["perf"].get("context-switches", 0)
-                                        / per_op(r) for r in ok
-                                        if r["perf"]]),
+                "ctxsw_per_op": median([ctxsw_per_op(r) for r in ok
+                                        if ctxsw_per_op(r) is not None]),
 
                 "fairness": median([r["thread_ops_min"] / r["thread_ops_max"]
                                     for r in ok if r["thread_ops_max"]]),
@@ -860,7 +884,9 @@ def report(doc, rows, variants, path):
                m.get("kernel"), m.get("arch")),
            "- Date: %s; mode: %s; %d repetitions per configuration, variants interleaved; "
            "%.1f s measured per run after %.1f s warm-up%s" % (
-               doc["date"], doc["mode"], doc["reps"], doc["seconds"], 0.2,
+               doc["date"], doc["mode"] + (", threads %s" % doc["threads"]
+                                           if doc.get("threads") else ""),
+               doc["reps"], doc["seconds"], 0.2,
                ramp_note(doc["results"])),
            "- Rates are medians over the repetitions (min-max in brackets).  "
            "Ratio = the median of the per-repetition %s/%s rate ratios "
@@ -1545,11 +1571,11 @@ def resumed(doc, outdir, variants, profiled):
             old = json.load(f)
     except (OSError, ValueError):
         return set()
-    same = ("mode", "reps", "seconds")
+    same = ("mode", "threads", "reps", "seconds")
     if not old.get("partial") or any(old.get(k) != doc[k] for k in same) \
             or sorted(old.get("sysroots", {})) != sorted(variants):
         sys.exit("run.py: --resume: %s is not a stopped run of this plan "
-                 "(mode, reps, seconds and variants must match)"
+                 "(mode, threads, reps, seconds and variants must match)"
                  % os.path.join(outdir, "results.json"))
     key = lambda r: (r["group"], r["case"], r["threads"], r["param"])  # noqa: E731
     runs = collections.Counter(key(r) for r in old["results"])
@@ -1585,6 +1611,7 @@ def main():
     ap.add_argument("--bench", default="default")
     ap.add_argument("--reps", type=int)
     ap.add_argument("--seconds", type=float)
+    ap.add_argument("--threads", help="only these thread counts (as 2 or 1,2,500)")
     ap.add_argument("--in-env", default="", help="command prefix: run DIR CMD...")
     ap.add_argument("--resume", action="store_true",
                     help="keep the configurations that a stopped run of the same "
@@ -1621,7 +1648,7 @@ def main():
     seconds = a.seconds or (0.3 if quick else 0.5)
     if reps < 1:
         sys.exit("run.py: --reps must be at least 1")
-    p = plan(a.bench)
+    p = plan(a.bench, a.threads)
     cfgs = p.cfgs
     if manifest and not cfgs and not p.apps:
         # glibc's benchtests and stress-ng need the build trees.
@@ -1636,7 +1663,8 @@ def main():
                 for v in a.variants for c in cases()}
     else:
         bins = build(a.variants, a.build, a.out) if cfgs else {}
-    doc = {"base": a.base, "mode": a.bench, "reps": reps, "seconds": seconds,
+    doc = {"base": a.base, "mode": a.bench, "threads": a.threads, "reps": reps,
+           "seconds": seconds,
            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "machine": machine(), "perf_events": events, "perf_note": perf_note,
            "sysroots": {}, "results": [], "syscall_profile": []}
@@ -1651,13 +1679,18 @@ def main():
                 doc["sysroots"][v] += "; run with GLIBC_TUNABLES=" + tunables(v)
         except OSError:
             doc["sysroots"][v] = "?"
-    # Tracepoints (system calls, TLB flushes, IPIs) slow the system down,
-    # so the timed runs count only software events; one more run per
-    # configuration and variant, not used for the rates, counts them.
-    # The timed runs count the whole process: perf's enable and disable of
-    # its counters, an IPI per thread, would fall in the measured period.
-    timed_events = [e for e in events if ":" not in e and e not in (EXIT_TRACE, PERF_CONTROL)]
-    syscall_events = [e for e in events if ":" in e]
+    # The timed runs run without perf: its counters are inherited by every
+    # thread, and the kernel links each thread's copy to the process's
+    # counter at clone and unlinks it at exit, under a mutex of that
+    # counter, one for the whole process: a lock that perf adds to the
+    # very path measured (500 creators on 2 cores: 15-20% fewer
+    # create+joins per second, and in one run of 3 a convoy with 7
+    # runnable tasks at 1/4 of the rate).  Their context switches come
+    # from getrusage in the driver.  Tracepoints (system calls, TLB
+    # flushes, IPIs) and software events are counted by one more run per
+    # configuration and variant, not used for the rates.
+    timed_events = []
+    syscall_events = [e for e in events if ":" in e or e in PERF_SW]
     if syscall_events and PERF_CONTROL in events:
         syscall_events.append(PERF_CONTROL)
     done_cfgs = resumed(doc, a.out, a.variants, bool(syscall_events)) \

@@ -55,6 +55,16 @@ class PlanTest(unittest.TestCase):
         self.assertEqual(p.glibc, run.GLIBC_BENCH)
         self.assertTrue(p.stress_ng)
 
+    def test_threads_narrow_the_plan(self):
+        p = run.plan("create-join", "2,500")
+        self.assertEqual(sorted({(c[1], c[2]) for c in p.cfgs}),
+                         [("clone-floor", 2), ("clone-floor", 500),
+                          ("create-join", 2), ("create-join", 500)])
+        self.assertEqual(run.plan("glibc", "2").cfgs, [])
+        with self.assertRaises(SystemExit) as e:
+            run.plan("create-latency", "2")
+        self.assertIn("40, 120, 500", str(e.exception))
+
     def test_glibc_alone(self):
         p = run.plan("glibc")
         self.assertEqual(p.cfgs, [])
@@ -141,7 +151,8 @@ class SummaryTest(unittest.TestCase):
             result("patched", 1, 330.0, process_cpu_pct=40.0),
             result("stock", 2, 200.0, process_cpu_pct=20.0, rss_kib=2048,
                    perf={"context-switches": 500}),
-            result("patched", 2, 400.0, process_cpu_pct=30.0),
+            result("patched", 2, 400.0, process_cpu_pct=30.0, ctxsw_total=3000,
+                   ops_total=1000, perf={"context-switches": 1}),
             # A repetition that failed for patched: in no ratio.
             result("stock", 3, 1000.0, process_cpu_pct=40.0, rss_kib=-1),
             {k: v for k, v in result("patched", 3, 0).items() if k != "rate"}
@@ -159,8 +170,10 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(st["rss_mib"], 2.0)  # rss_kib -1: not measured
         self.assertEqual(st["busy_pct"], 60.0)
         self.assertEqual(st["fairness"], 0.5)
-        self.assertEqual(st["ctxsw_per_op"], 0.5)  # only the run with perf
-        self.assertIsNone(pa["ctxsw_per_op"])
+        # Only the run with perf's count (older results) ...
+        self.assertEqual(st["ctxsw_per_op"], 0.5)
+        # ... and the driver's, which wins over perf's.
+        self.assertEqual(pa["ctxsw_per_op"], 3.0)
         self.assertEqual(st["errors"], [])
         self.assertEqual(pa["errors"], ["exit 1: boom"])
         # Ratios per repetition: 1.5, 1.1, 2.0.
@@ -453,6 +466,9 @@ class DriverTest(unittest.TestCase):
         # are all runnable, machine-wide.
         self.assertGreater(r["preemptions"], 10)
         self.assertGreaterEqual(r["runnable_mean"], n - 0.5)
+        # The whole process's switches, the measured period's preemptions
+        # among them.
+        self.assertGreaterEqual(r["ctxsw_total"], r["preemptions"])
 
     def test_latency_period_and_scheduler_columns(self):
         periods = {c.name: c.seconds for c in run.CASES}

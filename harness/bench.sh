@@ -46,4 +46,4 @@ out=$BUILD/bench/$(base_key)
 [ "${BENCH:-default}" = default ] || out=$out-$BENCH
 exec python3 "$TOP/bench/run.py" --base "$(glibc_label)" --build "$(base_dir)" \
   --out "$out" --bench "${BENCH:-default}" \
-  ${BENCH_REPS:+--reps "$BENCH_REPS"} ${BENCH_SECONDS:+--seconds "$BENCH_SECONDS"} ${BENCH_RESUME:+--resume} --in-env "$TOP/harness/in-env.sh" "$@"
+  ${BENCH_REPS:+--reps "$BENCH_REPS"} ${BENCH_SECONDS:+--seconds "$BENCH_SECONDS"} ${BENCH_THREADS:+--threads "$BENCH_THREADS"} ${BENCH_RESUME:+--resume} --in-env "$TOP/harness/in-env.sh" "$@"

@@ -17,6 +17,8 @@ check_base
 [ -z "$BENCH_SECONDS" ] || { [[ $BENCH_SECONDS =~ ^[0-9]*\.?[0-9]+$ ]] \
   && [[ $BENCH_SECONDS =~ [1-9] ]]; } \
   || die "BENCH_SECONDS=$BENCH_SECONDS is not a positive number of seconds"
+[ -z "$BENCH_THREADS" ] || [[ $BENCH_THREADS =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] \
+  || die "BENCH_THREADS=$BENCH_THREADS is not a list of thread counts (as 2 or 1,2,500)"
 
 # What the goals need of ARCH: programs that run here (check, bench...),
 # and for the benchmarks, that they run natively.
