@@ -358,9 +358,10 @@ main (int argc, char **argv)
       ops = ops2;
       unsigned long long tot, idle;
       long r = proc_stat (&tot, &idle);
-      if (r >= 0)
+      if (r >= 1)
         {
-          runnable += r;
+          /* Less this thread, which runs while it reads.  */
+          runnable += r - 1;
           nrunnable++;
         }
     }

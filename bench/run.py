@@ -8,8 +8,10 @@ variant's compiler wrapper and run under that variant's glibc.  For each
 configuration the variants run interleaved, repetition by repetition
 (stock, patched, stock, patched, ...), so that a drift of the machine hits
 all of them alike; the patched/stock ratio is computed pair by pair and its
-median reported, with a bootstrap confidence interval.  Each run is wrapped in `perf stat` (software events and
-syscall tracepoints) where perf works.  Results: BUILD/bench/BASE/results.json
+median reported, with a bootstrap confidence interval.  The timed runs run
+without perf; where perf's tracepoints work, one more run per configuration
+and variant counts system calls and software events with `perf stat`.
+Results: BUILD/bench/BASE/results.json
 (every sample, the machine), report.md, PNG plots, and benchout-VARIANT.json
 (glibc's benchtests format, for its compare_bench.py).
 """
@@ -136,6 +138,14 @@ ON_REQUEST = ("stack-advise",)
 GROUPS = list(dict.fromkeys(c.group for c in CASES)) + list(EXTERNAL)
 
 
+def thread_counts(text):
+    """--threads: a comma-separated list of positive thread counts."""
+    if not re.fullmatch(r"[1-9][0-9]*(,[1-9][0-9]*)*", text):
+        raise argparse.ArgumentTypeError(
+            "'%s' is not a list of thread counts (as 2 or 1,2,500)" % text)
+    return text
+
+
 def plan(mode, threads=None):
     """What BENCH=MODE runs: default, quick, full, or groups and cases
     separated by commas; with THREADS (as "2" or "1,2,500"), only its
@@ -149,11 +159,13 @@ def plan(mode, threads=None):
         return p
     counts = [int(t) for t in threads.split(",")]
     cfgs = [c for c in p.cfgs if c[2] in counts]
-    if p.cfgs and not cfgs:
+    if not cfgs:
         sys.exit("run.py: no benchmark of BENCH=%s runs with %s threads (%s)"
                  % (mode, threads, ", ".join(
-                     str(n) for n in sorted({c[2] for c in p.cfgs}))))
-    return p._replace(cfgs=cfgs)
+                     str(n) for n in sorted({c[2] for c in p.cfgs})) or "none"))
+    # glibc's benchtests, stress-ng and the real workloads have no thread
+    # count of ours: they do not run.
+    return Plan(cfgs, "", False, False, p.named)
 
 
 def _plan(mode):
@@ -777,12 +789,12 @@ def task_summary(runs):
         out["create_latency"] = {
             k: median([x[k] for x in lat]) for k in ("n", "p50_ns", "p99_ns", "p999_ns")}
         out["create_latency"]["max_ns"] = max(x["max_ns"] for x in lat)
-        sched = [r for r in runs if "runnable_mean" in r and r.get("ops")]
+        sched = [r for r in runs if "preemptions" in r and r.get("ops")]
         if sched:
             out["create_latency"]["preempted_per_op"] = median(
                 [r["preemptions"] / r["ops"] for r in sched])
             out["create_latency"]["runnable_mean"] = median(
-                [r["runnable_mean"] for r in sched])
+                [r["runnable_mean"] for r in sched if "runnable_mean" in r])
             out["create_latency"]["seconds"] = median([r["seconds"] for r in sched])
     return out
 
@@ -883,7 +895,8 @@ def report(doc, rows, variants, path):
                m.get("cores"), m.get("cpu", "?"), m.get("mem_gib", "?"),
                m.get("kernel"), m.get("arch")),
            "- Date: %s; mode: %s; %d repetitions per configuration, variants interleaved; "
-           "%.1f s measured per run after %.1f s warm-up%s" % (
+           "%.1f s measured per run (create-latency: see its table) after "
+           "%.1f s warm-up%s" % (
                doc["date"], doc["mode"] + (", threads %s" % doc["threads"]
                                            if doc.get("threads") else ""),
                doc["reps"], doc["seconds"], 0.2,
@@ -911,12 +924,18 @@ def report(doc, rows, variants, path):
            "busy %% = the whole machine's non-idle share (/proc/stat) over the same "
            "period, which also counts kernel work done outside the process's "
            "threads (e.g. tearing down exited threads)." % m.get("cores"),
-           "- perf: %s; %s%s" % (
+           "- perf: %s; %s%s; %s" % (
                ", ".join(e for e in doc["perf_events"] if e != PERF_CONTROL) or "none",
                doc["perf_note"],
                "; counted over the measured period only (the driver enables "
                "perf's counters after the warm-up, through perf stat --control)"
-               if PERF_CONTROL in doc["perf_events"] else ""),
+               if PERF_CONTROL in doc["perf_events"] else "",
+               "in the profile run only: the timed runs run without perf, and "
+               "their ctxsw/op is the process's context switches (getrusage: "
+               "its threads, not its child processes) over all its operations, "
+               "start and warm-up included"
+               if doc.get("timed_perf") is False else
+               "the timed runs ran under perf stat with the software events"),
            ""]
     for v in variants:
         out.append("- %s: %s" % (v, doc["sysroots"].get(v, "")))
@@ -1122,7 +1141,7 @@ def latency_report(rows, variants):
         s = r["variants"][v]
         lat = s["create_latency"]
         sched = ([fmt(lat["seconds"], 1), fmt(lat["preempted_per_op"], 3),
-                  fmt(lat["runnable_mean"], 0)] if "runnable_mean" in lat
+                  fmt(lat["runnable_mean"], 1)] if "preempted_per_op" in lat
                  else ["-", "-", "-"])
         lines.append([r["param"] or "-", str(r["threads"]), v, fmt(lat["n"]),
                       us(lat["p50_ns"]), us(lat["p99_ns"]), us(lat["p999_ns"]),
@@ -1141,10 +1160,11 @@ def latency_report(rows, variants):
             "(LATENCY_SECONDS).  What bounds the tail is the scheduler: a "
             "create that is preempted (by the thread it creates, or at the "
             "end of its slice) returns when the creator runs again, behind "
-            "the other runnable tasks; preempted = the process's involuntary "
-            "context switches per create+join, runnable = the machine's "
-            "runnable tasks (procs_running), mean over the period; both "
-            "medians over the runs.  Startup = the time the "
+            "the other runnable tasks; preempted = the involuntary context "
+            "switches of the whole process (creators and the threads they "
+            "create) per create+join, runnable = the machine's runnable "
+            "tasks (procs_running, less the driver's sampling thread), mean "
+            "over the period; both medians over the runs.  Startup = the time the "
             "driver took to create the N threads, each starting its loop at "
             "once (median [max] over the runs), and its longest single "
             "create.", ""] + table(
@@ -1571,11 +1591,12 @@ def resumed(doc, outdir, variants, profiled):
             old = json.load(f)
     except (OSError, ValueError):
         return set()
-    same = ("mode", "threads", "reps", "seconds")
+    same = ("mode", "threads", "reps", "seconds", "timed_perf")
     if not old.get("partial") or any(old.get(k) != doc[k] for k in same) \
             or sorted(old.get("sysroots", {})) != sorted(variants):
         sys.exit("run.py: --resume: %s is not a stopped run of this plan "
-                 "(mode, threads, reps, seconds and variants must match)"
+                 "(mode, threads, reps, seconds, the version of the harness "
+                 "and variants must match)"
                  % os.path.join(outdir, "results.json"))
     key = lambda r: (r["group"], r["case"], r["threads"], r["param"])  # noqa: E731
     runs = collections.Counter(key(r) for r in old["results"])
@@ -1611,7 +1632,8 @@ def main():
     ap.add_argument("--bench", default="default")
     ap.add_argument("--reps", type=int)
     ap.add_argument("--seconds", type=float)
-    ap.add_argument("--threads", help="only these thread counts (as 2 or 1,2,500)")
+    ap.add_argument("--threads", type=thread_counts,
+                    help="only these thread counts (as 2 or 1,2,500)")
     ap.add_argument("--in-env", default="", help="command prefix: run DIR CMD...")
     ap.add_argument("--resume", action="store_true",
                     help="keep the configurations that a stopped run of the same "
@@ -1664,7 +1686,7 @@ def main():
     else:
         bins = build(a.variants, a.build, a.out) if cfgs else {}
     doc = {"base": a.base, "mode": a.bench, "threads": a.threads, "reps": reps,
-           "seconds": seconds,
+           "seconds": seconds, "timed_perf": False,
            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "machine": machine(), "perf_events": events, "perf_note": perf_note,
            "sysroots": {}, "results": [], "syscall_profile": []}
@@ -1690,7 +1712,10 @@ def main():
     # flushes, IPIs) and software events are counted by one more run per
     # configuration and variant, not used for the rates.
     timed_events = []
-    syscall_events = [e for e in events if ":" in e or e in PERF_SW]
+    # Software events only beside tracepoints: alone, nothing reads them.
+    syscall_events = [e for e in events if ":" in e]
+    if syscall_events:
+        syscall_events += [e for e in events if e in PERF_SW]
     if syscall_events and PERF_CONTROL in events:
         syscall_events.append(PERF_CONTROL)
     done_cfgs = resumed(doc, a.out, a.variants, bool(syscall_events)) \

@@ -19,8 +19,8 @@ for v in "$@"; do
   [ -x "$(variant_dir "$v" cc)" ] \
     || die "no sysroot for $(sysroot_of "$v") of glibc $(glibc_label); run 'make sysroot BASE=$BASE VARIANTS=$(sysroot_of "$v")'"
 done
-# Without perf the runs are not wrapped in perf stat; without stress-ng or
-# gnuplot that part is skipped.
+# Without perf there is no profile run (system calls per operation);
+# without stress-ng or gnuplot that part is skipped.
 ensure_tools -o perf stress-ng gnuplot
 # The real workloads (bench/apps.py): required where BENCH names them,
 # optional with BENCH=full, not run otherwise.
@@ -44,6 +44,7 @@ if [ -n "$BUNDLE" ]; then
 fi
 out=$BUILD/bench/$(base_key)
 [ "${BENCH:-default}" = default ] || out=$out-$BENCH
+[ -z "$BENCH_THREADS" ] || out=$out-t${BENCH_THREADS//,/-}
 exec python3 "$TOP/bench/run.py" --base "$(glibc_label)" --build "$(base_dir)" \
   --out "$out" --bench "${BENCH:-default}" \
   ${BENCH_REPS:+--reps "$BENCH_REPS"} ${BENCH_SECONDS:+--seconds "$BENCH_SECONDS"} ${BENCH_THREADS:+--threads "$BENCH_THREADS"} ${BENCH_RESUME:+--resume} --in-env "$TOP/harness/in-env.sh" "$@"
