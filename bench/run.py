@@ -92,6 +92,11 @@ CHURN_LIMIT = lambda n: 60 + n // 2  # noqa: E731
 # rounds: in 0.5 s, one run's p99 ranged from 0.09 to 604 ms; in 5 s,
 # from 7 to 55 ms.
 LATENCY_SECONDS = lambda n, s: max(s, n / 100)  # noqa: E731
+# The measured period of a run of seed-work: at least 20 ms per thread.
+# A work unit takes milliseconds, so 120 threads on 2 cores do about 8
+# per second each; in 0.5 s some thread did none in every run of spawn
+# 120, and the paired ratios of 11 runs ranged from 0.54 to 1.59.
+SEED_SECONDS = lambda n, s: max(s, n / 50)  # noqa: E731
 
 
 def pairs(threads, params=("",)):
@@ -111,7 +116,7 @@ CASES = [
     Case("seed-work", "seed",
          [(40, "direct"), (40, "direct+idle1000"), (40, "spawn"),
           (120, "spawn"), (500, "spawn")],
-         [(40, "direct"), (40, "spawn")], CHURN_LIMIT),
+         [(40, "direct"), (40, "spawn")], CHURN_LIMIT, SEED_SECONDS),
     Case("create-latency", "create-latency",
          pairs([40, 120, 500], ("empty", "work", "clone")),
          pairs([40], ("empty", "clone")), CHURN_LIMIT, LATENCY_SECONDS),

@@ -486,6 +486,8 @@ class DriverTest(unittest.TestCase):
         self.assertEqual(periods["create-latency"](500, 0.5), 5.0)
         self.assertEqual(periods["create-latency"](40, 0.5), 0.5)
         self.assertEqual(periods["create-join"](500, 0.5), 0.5)
+        self.assertEqual(periods["seed-work"](120, 0.5), 2.4)
+        self.assertEqual(periods["seed-work"](500, 0.5), 10.0)
         runs = [result("stock", i, 10.0, case="create-latency", threads=500,
                        param="empty", ops=ops, seconds=5.0, tasks_peak=1001,
                        tasks_live=1001, startup_s=0.1, startup_create_max_ns=1,
