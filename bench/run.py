@@ -709,8 +709,8 @@ def summarize(results, variants):
                 "busy_pct": median([r["machine_busy_pct"] for r in ok]),
                 "errors": [r["error"] for r in runs
                            if r["variant"] == v and "error" in r],
-                "ctxsw_per_op": median([ctxsw_per_op(r) for r in ok
-                                        if ctxsw_per_op(r) is not None]),
+                "ctxsw_per_op": median([c for c in map(ctxsw_per_op, ok)
+                                        if c is not None]),
 
                 "fairness": median([r["thread_ops_min"] / r["thread_ops_max"]
                                     for r in ok if r["thread_ops_max"]]),
@@ -745,6 +745,16 @@ def paired_ratio(runs, base, v, key="rate"):
     return {"ratio": median(ratios), "ratio_n": len(ratios),
             "ratio_ci": list(ci) if ci else None,
             "ratio_noise": ci[0] <= 1 <= ci[1] if ci else None}
+
+
+def longer_note(doc):
+    """The report's words for the cases of DOC's runs that measure longer
+    than its seconds with many threads (Case.seconds)."""
+    names = {r["case"] for r in doc["results"]}
+    longer = [c.name for c in CASES if c.name in names
+              and c.seconds(max(CREATORS), doc["seconds"]) > doc["seconds"]]
+    return (" (longer with many threads for %s: the seconds of Case in "
+            "bench/run.py)" % ", ".join(longer) if longer else "")
 
 
 def ramp_note(results):
@@ -900,11 +910,10 @@ def report(doc, rows, variants, path):
                m.get("cores"), m.get("cpu", "?"), m.get("mem_gib", "?"),
                m.get("kernel"), m.get("arch")),
            "- Date: %s; mode: %s; %d repetitions per configuration, variants interleaved; "
-           "%.1f s measured per run (create-latency: see its table) after "
-           "%.1f s warm-up%s" % (
+           "%.1f s measured per run%s after %.1f s warm-up%s" % (
                doc["date"], doc["mode"] + (", threads %s" % doc["threads"]
                                            if doc.get("threads") else ""),
-               doc["reps"], doc["seconds"], 0.2,
+               doc["reps"], doc["seconds"], longer_note(doc), 0.2,
                ramp_note(doc["results"])),
            "- Rates are medians over the repetitions (min-max in brackets).  "
            "Ratio = the median of the per-repetition %s/%s rate ratios "

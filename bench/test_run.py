@@ -524,6 +524,12 @@ class DriverTest(unittest.TestCase):
                          "1.20 [30.00] (1 runs: not every thread by 30 s)")
         self.assertEqual(run.ramp_cell({}), "-")
         self.assertIn("create-join begins when every thread", run.ramp_note(runs))
+        # create-join measures BENCH_SECONDS at every thread count.
+        self.assertEqual(run.longer_note({"results": runs, "seconds": 0.5}), "")
+        doc = {"results": runs + [result("stock", 0, 1.0, case="seed-work"),
+                                  result("stock", 0, 1.0, case="create-latency")],
+               "seconds": 0.5}
+        self.assertIn("for seed-work, create-latency:", run.longer_note(doc))
         self.assertEqual(run.ramp_note([result("stock", 0, 1.0)]), "")
 
 
