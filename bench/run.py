@@ -563,9 +563,9 @@ def exit_delays(script, pid):
 
 
 # The locks an instrumented (NAME-lockstat) variant counts (nptl/lockstat.h
-# of experiments/lockstat.patch); the first two are global.
-LOCKSTAT_LOCKS = ("stack_list", "load_tls", "shards")
-GLOBAL_LOCKS = ("stack_list", "load_tls")
+# of experiments/lockstat.patch); all but the shards are global.
+LOCKSTAT_LOCKS = ("stack_list", "load_tls", "default_attr", "shards")
+GLOBAL_LOCKS = ("stack_list", "load_tls", "default_attr")
 
 
 def parse_lockstat(stderr):
@@ -580,7 +580,9 @@ def parse_lockstat(stderr):
     per_ns = int(libc[0]["ticks"]) / int(libc[0]["ns"])
     out = {}
     for lock in LOCKSTAT_LOCKS:
-        acq, cont, wait, held = (sum(int(r[lock].split(",")[i]) for r in rows)
+        # Results from before default_attr was counted lack it.
+        acq, cont, wait, held = (sum(int(r.get(lock, "0,0,0,0").split(",")[i])
+                                     for r in rows)
                                  for i in range(4))
         out[lock] = {"acq": acq, "contended": cont,
                      "wait_ns": wait / per_ns, "held_ns": held / per_ns}
@@ -1236,7 +1238,8 @@ def lockstat_report(rows, variants, doc):
            "repetitions; counted over the whole process (warm-up and the "
            "driver's own thread creation included), divided by all its "
            "operations.  stack_list = GL (dl_stack_cache_lock), load_tls = "
-           "GL (dl_load_tls_lock) (both global); shards = the stack-cache "
+           "GL (dl_load_tls_lock), default_attr = __default_pthread_attr_lock "
+           "(all three global); shards = the stack-cache "
            "shard locks, summed (per CPU).  acq = acquisitions, cont = "
            "acquisitions that found the lock taken, held/wait in ns.", ""]
     hdr = ["case", "param", "threads"]

@@ -252,6 +252,26 @@ class InstrumentTest(unittest.TestCase):
         self.assertEqual(run.exit_delays("", 1),
                          {"exits": 0, "released": None, "freed": None})
 
+    def test_lockstat_lines(self):
+        # libc's line (2 ticks per ns) and ld.so's, which counts no
+        # default_attr; a line from before default_attr was counted.
+        err = ("noise\n"
+               "lockstat dso=libc ticks=2000 ns=1000 stack_list=1,0,2,4 "
+               "load_tls=0,0,0,0 default_attr=5,2,10,20 shards=3,0,0,6\n"
+               "lockstat dso=ld.so ticks=9 ns=9 stack_list=0,0,0,0 "
+               "load_tls=7,1,4,8 default_attr=0,0,0,0 shards=0,0,0,0\n")
+        st = run.parse_lockstat(err)
+        self.assertEqual(st["default_attr"], {"acq": 5, "contended": 2,
+                                              "wait_ns": 5.0, "held_ns": 10.0})
+        self.assertEqual(st["load_tls"]["acq"], 7)
+        self.assertEqual(st["stack_list"]["held_ns"], 2.0)
+        self.assertIn("default_attr", run.GLOBAL_LOCKS)
+        old = run.parse_lockstat("lockstat dso=libc ticks=1 ns=1 stack_list=1,0,0,0 "
+                                 "load_tls=2,0,0,0 shards=0,0,0,0\n")
+        self.assertEqual(old["default_attr"]["acq"], 0)
+        self.assertEqual(old["load_tls"]["acq"], 2)
+        self.assertIsNone(run.parse_lockstat("no lines\n"))
+
     def test_quantiles_nearest_rank(self):
         q = run.quantiles(list(range(1, 101)))
         self.assertEqual((q["n"], q["p50"], q["p99"], q["max"]), (100, 51, 100, 100))
