@@ -580,7 +580,8 @@ def parse_lockstat(stderr):
     per_ns = int(libc[0]["ticks"]) / int(libc[0]["ns"])
     out = {}
     for lock in LOCKSTAT_LOCKS:
-        # Results from before default_attr was counted lack it.
+        # A libc built with the lockstat patch of before 0012 prints no
+        # default_attr.
         acq, cont, wait, held = (sum(int(r.get(lock, "0,0,0,0").split(",")[i])
                                      for r in rows)
                                  for i in range(4))
