@@ -568,6 +568,11 @@ LOCKSTAT_LOCKS = ("stack_list", "load_tls", "default_attr", "shards")
 GLOBAL_LOCKS = ("stack_list", "load_tls", "default_attr")
 
 
+# A lock's counts where a result has none: results stored before
+# default_attr was counted (its --resume reads them back).
+NO_LOCKSTAT = {"acq": 0, "contended": 0, "wait_ns": 0.0, "held_ns": 0.0}
+
+
 def parse_lockstat(stderr):
     """Sum the 'lockstat' lines that libc.so and ld.so print at exit, per
     lock: acquisitions, contended acquisitions, ns waited, ns held.  Ticks
@@ -724,7 +729,8 @@ def summarize(results, variants):
             stats = [r for r in ok if r.get("lockstat") and r.get("ops_total")]
             if stats:
                 row["variants"][v]["lockstat"] = {
-                    lock: {k: median([r["lockstat"][lock][k] / r["ops_total"]
+                    lock: {k: median([r["lockstat"].get(lock, NO_LOCKSTAT)[k]
+                                      / r["ops_total"]
                                       for r in stats])
                            for k in ("acq", "contended", "wait_ns", "held_ns")}
                     for lock in LOCKSTAT_LOCKS}

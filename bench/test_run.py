@@ -272,6 +272,18 @@ class InstrumentTest(unittest.TestCase):
         self.assertEqual(old["load_tls"]["acq"], 2)
         self.assertIsNone(run.parse_lockstat("no lines\n"))
 
+    def test_lockstat_summary_of_older_results(self):
+        # A result stored before default_attr was counted (read back by
+        # --resume) beside one that counts it.
+        old = {"stack_list": {"acq": 4, "contended": 0, "wait_ns": 0, "held_ns": 8},
+               "load_tls": dict(run.NO_LOCKSTAT), "shards": dict(run.NO_LOCKSTAT)}
+        new = dict(old, default_attr={"acq": 2, "contended": 0, "wait_ns": 0, "held_ns": 4})
+        runs = [result("stock-lockstat", i, 10.0, ops_total=2, lockstat=st)
+                for i, st in enumerate((old, new, new))]
+        st = run.summarize(runs, ["stock-lockstat"])[0]["variants"]["stock-lockstat"]["lockstat"]
+        self.assertEqual(st["default_attr"]["acq"], 1.0)
+        self.assertEqual(st["stack_list"]["acq"], 2.0)
+
     def test_quantiles_nearest_rank(self):
         q = run.quantiles(list(range(1, 101)))
         self.assertEqual((q["n"], q["p50"], q["p99"], q["max"]), (100, 51, 100, 100))
