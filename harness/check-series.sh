@@ -5,6 +5,11 @@
 # Output in build/$BASE/check-series/; exits non-zero if a step does not
 # build or has a regression.  SELECTION= narrows the glibc tests as for
 # make check.
+#
+# A step is built and tested before the next is built, and its results are
+# kept (check.sh's CHECK_RESUME): a stopped run, started again, goes on at
+# the first step whose build or tests changed.  The last call compares
+# every step with stock and writes the summary.
 . "$(dirname "$0")/lib.sh"
 
 check_base
@@ -22,6 +27,12 @@ for k in $(seq ${#patches[@]}); do
   note "step$k: up to ${patches[k-1]}"
 done
 CHECK_OUT=$(base_dir check-series)
-export PATCHES=$steps CHECK_OUT CHECK_BENCH=0
-"$TOP/harness/build.sh" stock "${variants[@]}" || exit 1
+export PATCHES=$steps CHECK_OUT CHECK_BENCH=0 CHECK_RESUME=1
+"$TOP/harness/build.sh" stock || exit 1
+for v in "${variants[@]}"; do
+  note "check-series: $v of ${#variants[@]}"
+  "$TOP/harness/build.sh" "$v" || exit 1
+  CHECK_SELFTEST=0 "$TOP/harness/check.sh" stock "$v" > "$CHECK_OUT/$v.log" 2>&1 \
+    || note "check-series: $v has a regression (see $CHECK_OUT/$v.log)"
+done
 exec "$TOP/harness/check.sh" stock "${variants[@]}"

@@ -9,7 +9,10 @@
 # build/<base>/check/ (CHECK=full: check-full/) and compared with stock's
 # by harness/compare.py, which
 # exits non-zero on any regression.  CHECK_BENCH=0 skips the benchmark smoke;
-# SELECTION=FILE replaces harness/check-selection.
+# CHECK_SELFTEST=0 the harness's self-test; SELECTION=FILE replaces
+# harness/check-selection.  CHECK_RESUME=1 (make check-series) keeps the
+# results of a variant that an earlier run made with the same build and
+# the same tests (check_key) and only compares them again.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/env.sh"
 check_arch run
@@ -24,7 +27,7 @@ RETRIES=${RETRIES:-2}
 MAKE_LIMIT=${MAKE_LIMIT:-5400}
 if [ "$CHECK" = full ]; then out=${CHECK_OUT:-$(base_dir check-full)}
 else out=${CHECK_OUT:-$(base_dir check)}; fi
-mkdir -p "$out"; rm -rf "$out/failed"
+mkdir -p "$out"; [ "${CHECK_RESUME:-0}" = 1 ] || rm -rf "$out/failed"
 
 resolve_isolation
 ensure_arch run
@@ -340,6 +343,23 @@ posix_rerun () {
     --out "$out/posix-$1" --jobs 1 --only "$2"
 }
 
+# check_key VARIANT: what a variant's results in $out depend on: its
+# build (build.sh's key) and everything that chooses, runs or judges its
+# tests here.
+check_key () {
+  # shellcheck disable=SC2046
+  echo "$(cat "$(variant_dir "$1")/stamp.installed") $CHECK $RETRIES $(hash_files \
+    "${SELECTION:-$TOP/harness/check-selection}" "$(known_failures)" "$0" \
+    "$TOP/harness/posixtests.py" "$TOP/harness/mtrtests.py" "$TOP/harness/abi-probe.c" \
+    $(find "$TOP/testsuite" -type f | sort))"
+}
+
+# resumed VARIANT: with CHECK_RESUME=1, whether $out holds every result
+# of VARIANT from a run with the same check_key (its done-VARIANT file).
+resumed () {
+  [ "${CHECK_RESUME:-0}" = 1 ] && [ "$(cat "$out/done-$1" 2>/dev/null)" = "$(check_key "$1")" ]
+}
+
 ensure_tools runtest
 if [ "$(arch_runs)" = emulated ]; then
   # Under qemu-user a test runs several times slower: glibc's test driver
@@ -399,16 +419,19 @@ rc=0
 # line of qemu's own); with the host's cc otherwise.
 selftest_cc=cc
 [ "$(arch_runs)" = native ] && selftest_cc=$(variant_dir stock cc)
-phase "harness self-test (make selftest)" env NPTL_SCALE_CC="$selftest_cc" \
-  make -s -C "$TOP" selftest > "$out/selftest.log" 2>&1 \
+[ "${CHECK_SELFTEST:-1}" = 0 ] \
+  || phase "harness self-test (make selftest)" env NPTL_SCALE_CC="$selftest_cc" \
+       make -s -C "$TOP" selftest > "$out/selftest.log" 2>&1 \
   || { echo "FAIL: harness self-test (see $out/selftest.log)"; rc=1; }
 phase "smoke test ($*)" "$TOP/harness/smoke.sh" "$@" | tee "$out/smoke.sum" || rc=1
 # The kinds of results compared, stock against each other variant.
 KINDS="glibc dejagnu posix abi mtr"
 # Stock's abi part first: the others are compared with its results.
-phase "ABI of the pthread types, stock" abi_tests stock > "$out/abi-stock.sum"
+resumed stock || phase "ABI of the pthread types, stock" abi_tests stock > "$out/abi-stock.sum"
 phase "MariaDB's test packages" mtr_prepare
 for v in "$@"; do
+  if resumed "$v"; then note "$v: results of an earlier run with the same build and tests"; continue; fi
+  rm -rf "$out/done-$v" "$out/failed/$v"
   phase "glibc tests ($CHECK), $v" glibc_tests "$v"
   phase "DejaGnu suite, $v" dejagnu_tests "$v"
   phase "Open POSIX Test Suite, pthread_cond (both modes), $v" posix_tests "$v"
@@ -416,6 +439,7 @@ for v in "$@"; do
     > "$out/mtr-$v.sum"
   [ "$v" = stock ] \
     || phase "ABI of the pthread types, $v" abi_tests "$v" > "$out/abi-$v.sum"
+  check_key "$v" > "$out/done-$v"
 done
 # A part that fails on every side compares as "no regressions": MariaDB's
 # tests need a server that runs at all (stock's sides with at least one
