@@ -113,6 +113,10 @@ _SYNC = ("spin", "yield", "futex")
 CASES = [
     Case("create-join", "create-join", _CREATE, pairs([1, 2, 8, 120])),
     Case("clone-floor", "create-join", _CREATE, pairs([1, 2, 8, 120])),
+    # A thread per connection (servers): detached threads with the default
+    # stack size and with MariaDB's thread_stack.
+    Case("create-detached", "create-join", pairs([1, 2, 8, 40, 120], ("", "stack=292")),
+         pairs([8])),
     Case("seed-work", "seed",
          [(40, "direct"), (40, "direct+idle1000"), (40, "spawn"),
           (120, "spawn"), (500, "spawn")],
@@ -568,11 +572,6 @@ LOCKSTAT_LOCKS = ("stack_list", "load_tls", "default_attr", "shards")
 GLOBAL_LOCKS = ("stack_list", "load_tls", "default_attr")
 
 
-# A lock's counts where a result has none: results stored before
-# default_attr was counted (its --resume reads them back).
-NO_LOCKSTAT = {"acq": 0, "contended": 0, "wait_ns": 0.0, "held_ns": 0.0}
-
-
 def parse_lockstat(stderr):
     """Sum the 'lockstat' lines that libc.so and ld.so print at exit, per
     lock: acquisitions, contended acquisitions, ns waited, ns held.  Ticks
@@ -584,9 +583,9 @@ def parse_lockstat(stderr):
         return None
     per_ns = int(libc[0]["ticks"]) / int(libc[0]["ns"])
     out = {}
-    for lock in LOCKSTAT_LOCKS:
-        # A libc built with the lockstat patch of before 0012 prints no
-        # default_attr.
+    # A libc built with the lockstat patch of before 0012 prints no
+    # default_attr: a lock no line counts is left out, not counted as 0.
+    for lock in (l for l in LOCKSTAT_LOCKS if any(l in r for r in rows)):
         acq, cont, wait, held = (sum(int(r.get(lock, "0,0,0,0").split(",")[i])
                                      for r in rows)
                                  for i in range(4))
@@ -728,12 +727,14 @@ def summarize(results, variants):
             row["variants"][v].update(task_summary(ok))
             stats = [r for r in ok if r.get("lockstat") and r.get("ops_total")]
             if stats:
+                # Over the runs that counted the lock (results stored
+                # before default_attr was counted have none).
                 row["variants"][v]["lockstat"] = {
-                    lock: {k: median([r["lockstat"].get(lock, NO_LOCKSTAT)[k]
-                                      / r["ops_total"]
-                                      for r in stats])
+                    lock: {k: median([r["lockstat"][lock][k] / r["ops_total"]
+                                      for r in stats if lock in r["lockstat"]])
                            for k in ("acq", "contended", "wait_ns", "held_ns")}
-                    for lock in LOCKSTAT_LOCKS}
+                    for lock in LOCKSTAT_LOCKS
+                    if any(lock in r["lockstat"] for r in stats)}
         for v in variants[1:]:
             row["variants"][v].update(paired_ratio(runs, variants[0], v))
         rows.append(row)
@@ -901,7 +902,7 @@ def ratio_cell(s):
 
 
 TITLES = {
-    "create-join": "Thread create+join rate (empty body; clone-floor = bare clone() + wait on the cleared TID)",
+    "create-join": "Thread create+join rate (empty body; clone-floor = bare clone() + wait on the cleared TID; create-detached = create of a detached thread, the creator waiting for its body to end, not for its exit)",
     "seed": "Seed experiments (work unit = 20 x memcpy of 1,000,000 bytes; spawn = each thread creates a thread per unit and joins it)",
     "create-latency": "Create+join while N threads churn (the rate of the churning threads; the latency of their creates is in its own table below)",
     "condvar": "Condition variables",
@@ -1219,8 +1220,8 @@ def lock_model(rows, variants):
                    key=lambda r: r["threads"])
         for label, row in (("1 creator", one[0]),
                            ("%d creators" % most["threads"], most)):
-            held = {lock: row["variants"][v]["lockstat"][lock]["held_ns"]
-                    for lock in GLOBAL_LOCKS}
+            st = row["variants"][v]["lockstat"]
+            held = {lock: st[lock]["held_ns"] for lock in GLOBAL_LOCKS if lock in st}
             lock = max(held, key=held.get)
             if not r1 or not held[lock]:
                 continue
@@ -1260,7 +1261,7 @@ def lockstat_report(rows, variants, doc):
         for v in inst:
             st = r["variants"][v].get("lockstat")
             for lock in LOCKSTAT_LOCKS:
-                x = st[lock] if st else {}
+                x = st.get(lock, {}) if st else {}
                 cells += [fmt(x.get("acq"), 2), fmt(x.get("contended"), 3),
                           fmt(x.get("held_ns"), 0), fmt(x.get("wait_ns"), 0)]
         out.append("| " + " | ".join(cells) + " |")

@@ -9,7 +9,7 @@
 # A step is built and tested before the next is built, and its results are
 # kept (check.sh's CHECK_RESUME): a stopped run, started again, goes on at
 # the first step whose build or tests changed.  The last call compares
-# every step with stock and writes the summary.
+# every step built with stock and writes the summary.
 . "$(dirname "$0")/lib.sh"
 
 check_base
@@ -27,12 +27,27 @@ for k in $(seq ${#patches[@]}); do
   note "step$k: up to ${patches[k-1]}"
 done
 CHECK_OUT=$(base_dir check-series)
+mkdir -p "$CHECK_OUT"
 export PATCHES=$steps CHECK_OUT CHECK_BENCH=0 CHECK_RESUME=1
+trap 'exit 130' INT TERM HUP
 "$TOP/harness/build.sh" stock || exit 1
+built=() unbuilt=
 for v in "${variants[@]}"; do
   note "check-series: $v of ${#variants[@]}"
-  "$TOP/harness/build.sh" "$v" || exit 1
-  CHECK_SELFTEST=0 "$TOP/harness/check.sh" stock "$v" > "$CHECK_OUT/$v.log" 2>&1 \
-    || note "check-series: $v has a regression (see $CHECK_OUT/$v.log)"
+  if ! "$TOP/harness/build.sh" "$v"; then
+    unbuilt="$v (${patches[${#built[@]}]})"
+    break
+  fi
+  built+=("$v")
+  CHECK_SELFTEST=0 "$TOP/harness/check.sh" stock "$v" >> "$CHECK_OUT/$v.log" 2>&1
+  rc=$?
+  [ $rc -lt 128 ] || exit $rc
+  [ $rc = 0 ] || note "check-series: $v failed (see $CHECK_OUT/$v.log)"
 done
-exec "$TOP/harness/check.sh" stock "${variants[@]}"
+rc=0
+[ ${#built[@]} = 0 ] || "$TOP/harness/check.sh" stock "${built[@]}" || rc=1
+if [ -n "$unbuilt" ]; then
+  echo "check-series: $unbuilt does not build (see its make.log); the steps before it are compared above"
+  rc=1
+fi
+exit $rc

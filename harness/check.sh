@@ -28,6 +28,10 @@ MAKE_LIMIT=${MAKE_LIMIT:-5400}
 if [ "$CHECK" = full ]; then out=${CHECK_OUT:-$(base_dir check-full)}
 else out=${CHECK_OUT:-$(base_dir check)}; fi
 mkdir -p "$out"; [ "${CHECK_RESUME:-0}" = 1 ] || rm -rf "$out/failed"
+# An interrupt stops the gate here, whatever the tool it interrupted
+# does with it (runtest exits 130): a variant interrupted half-way is
+# never recorded as done (CHECK_RESUME).
+trap 'exit 130' INT TERM HUP
 
 resolve_isolation
 ensure_arch run
@@ -343,15 +347,20 @@ posix_rerun () {
     --out "$out/posix-$1" --jobs 1 --only "$2"
 }
 
-# check_key VARIANT: what a variant's results in $out depend on: its
-# build (build.sh's key) and everything that chooses, runs or judges its
-# tests here.
+# check_key VARIANT: what a variant's results in $out depend on, all that
+# chooses, runs or judges its tests here: the variant's and stock's builds (the ABI and DejaGnu parts
+# compare with stock's), the scripts and lists, the settings, and whether
+# gdb and MariaDB's tests are there.  Computed before a variant's tests
+# run, so that an input changed meanwhile makes the results stale.
 check_key () {
-  # shellcheck disable=SC2046
-  echo "$(cat "$(variant_dir "$1")/stamp.installed") $CHECK $RETRIES $(hash_files \
-    "${SELECTION:-$TOP/harness/check-selection}" "$(known_failures)" "$0" \
-    "$TOP/harness/posixtests.py" "$TOP/harness/mtrtests.py" "$TOP/harness/abi-probe.c" \
-    $(find "$TOP/testsuite" -type f | sort))"
+  local h
+  h=$(cd "$TOP" && hash_files "${SELECTION:-$TOP/harness/check-selection}" "$(known_failures)" \
+    harness/check.sh harness/compare.py harness/env.sh harness/lib.sh harness/print-var.mk \
+    harness/smoke.sh harness/posixtests.py harness/mtrtests.py harness/abi-probe.c \
+    $(find testsuite -type f | sort))
+  echo "$(cat "$(variant_dir "$1")/stamp.installed") $(cat "$(variant_dir stock)/stamp.installed")" \
+    "$h $CHECK $RETRIES ${STRESS_SECONDS:-2} ${TIMEOUTFACTOR:-1} $MAKE_LIMIT" \
+    "gdb=$(command -v gdb >/dev/null && echo yes) mtr=${mtr_why:-yes}"
 }
 
 # resumed VARIANT: with CHECK_RESUME=1, whether $out holds every result
@@ -427,10 +436,11 @@ phase "smoke test ($*)" "$TOP/harness/smoke.sh" "$@" | tee "$out/smoke.sum" || r
 # The kinds of results compared, stock against each other variant.
 KINDS="glibc dejagnu posix abi mtr"
 # Stock's abi part first: the others are compared with its results.
-resumed stock || phase "ABI of the pthread types, stock" abi_tests stock > "$out/abi-stock.sum"
 phase "MariaDB's test packages" mtr_prepare
+resumed stock || phase "ABI of the pthread types, stock" abi_tests stock > "$out/abi-stock.sum"
 for v in "$@"; do
   if resumed "$v"; then note "$v: results of an earlier run with the same build and tests"; continue; fi
+  key=$(check_key "$v")
   rm -rf "$out/done-$v" "$out/failed/$v"
   phase "glibc tests ($CHECK), $v" glibc_tests "$v"
   phase "DejaGnu suite, $v" dejagnu_tests "$v"
@@ -439,7 +449,7 @@ for v in "$@"; do
     > "$out/mtr-$v.sum"
   [ "$v" = stock ] \
     || phase "ABI of the pthread types, $v" abi_tests "$v" > "$out/abi-$v.sum"
-  check_key "$v" > "$out/done-$v"
+  echo "$key" > "$out/done-$v"
 done
 # A part that fails on every side compares as "no regressions": MariaDB's
 # tests need a server that runs at all (stock's sides with at least one
