@@ -348,10 +348,11 @@ posix_rerun () {
 }
 
 # check_key VARIANT: what a variant's results in $out depend on, all that
-# chooses, runs or judges its tests here: the variant's and stock's builds (the ABI and DejaGnu parts
-# compare with stock's), the scripts and lists, the settings, and whether
-# gdb and MariaDB's tests are there.  Computed before a variant's tests
-# run, so that an input changed meanwhile makes the results stale.
+# chooses, runs or judges its tests here: the variant's and stock's
+# builds (the ABI and DejaGnu parts compare with stock's), the scripts
+# and lists, the settings, and whether gdb and MariaDB's tests are
+# there.  Computed before a variant's tests run, so that an input changed
+# meanwhile makes the results stale.
 check_key () {
   local h
   h=$(cd "$TOP" && hash_files "${SELECTION:-$TOP/harness/check-selection}" "$(known_failures)" \
@@ -363,10 +364,10 @@ check_key () {
     "gdb=$(command -v gdb >/dev/null && echo yes) mtr=${mtr_why:-yes}"
 }
 
-# resumed VARIANT: with CHECK_RESUME=1, whether $out holds every result
-# of VARIANT from a run with the same check_key (its done-VARIANT file).
+# resumed VARIANT KEY: with CHECK_RESUME=1, whether $out holds every
+# result of VARIANT from a run whose check_key was KEY (done-VARIANT).
 resumed () {
-  [ "${CHECK_RESUME:-0}" = 1 ] && [ "$(cat "$out/done-$1" 2>/dev/null)" = "$(check_key "$1")" ]
+  [ "${CHECK_RESUME:-0}" = 1 ] && [ "$(cat "$out/done-$1" 2>/dev/null)" = "$2" ]
 }
 
 ensure_tools runtest
@@ -435,12 +436,13 @@ selftest_cc=cc
 phase "smoke test ($*)" "$TOP/harness/smoke.sh" "$@" | tee "$out/smoke.sum" || rc=1
 # The kinds of results compared, stock against each other variant.
 KINDS="glibc dejagnu posix abi mtr"
-# Stock's abi part first: the others are compared with its results.
 phase "MariaDB's test packages" mtr_prepare
-resumed stock || phase "ABI of the pthread types, stock" abi_tests stock > "$out/abi-stock.sum"
+# Stock's abi part first: the others are compared with its results.
+resumed stock "$(check_key stock)" \
+  || phase "ABI of the pthread types, stock" abi_tests stock > "$out/abi-stock.sum"
 for v in "$@"; do
-  if resumed "$v"; then note "$v: results of an earlier run with the same build and tests"; continue; fi
   key=$(check_key "$v")
+  if resumed "$v" "$key"; then note "$v: results of an earlier run with the same build and tests"; continue; fi
   rm -rf "$out/done-$v" "$out/failed/$v"
   phase "glibc tests ($CHECK), $v" glibc_tests "$v"
   phase "DejaGnu suite, $v" dejagnu_tests "$v"
