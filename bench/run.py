@@ -138,7 +138,7 @@ CASES = [
     # The exit-time release of stack memory (issue 6, patch 4): rate and
     # RSS with an empty thread body and one that uses 256 KiB of its
     # stack; on request, with VARIANTS naming the variants to compare
-    # (e.g. "stock patched noadvise").
+    # (e.g. "stock patched fixes").
     Case("create-join", "stack-advise",
          pairs([2, 40, 500], ("touch=0", "touch=256", "frame=256")), []),
 ]
