@@ -61,6 +61,16 @@ WORKLOADS = [
     ("connect", os.path.join(HERE, "apps", "connect-churn.lua"), CHURN_CLIENTS,
      ["--thread-cache-size=0"]),
 ]
+def rotated(variants, rep):
+    """VARIANTS in the order in which repetition REP runs them: each
+    repetition starts with the next variant.  A run later in a repetition
+    meets a machine that has run the others (caches, data written back,
+    the kernel's reaping of their threads), and a fixed order would put
+    that on one variant, which the paired ratios would then carry."""
+    k = rep % len(variants)
+    return variants[k:] + variants[:k]
+
+
 # The workloads in the order of the report.
 CASES = [w[0] for w in WORKLOADS] + [HTTP]
 # The server's configuration, the same for every variant: in memory as far
@@ -271,11 +281,7 @@ def run_apps(variants, prefixes, reps, seconds, logdir):
         if why:
             return results, ["apps: " + why]
         for rep in range(reps):
-            # Each repetition starts with the next variant: a server run
-            # later in a repetition met a machine that had run the others
-            # (a copy of the data written back, caches), and a fixed order
-            # put that on one variant.
-            for v in variants[rep % len(variants):] + variants[:rep % len(variants)]:
+            for v in rotated(variants, rep):
                 for shape in sorted({tuple(w[3]) for w in WORKLOADS}):
                     f = run_server(v, prefixes[v], tpl, workdir, list(shape), rep,
                                    seconds, results, logdir)

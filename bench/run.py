@@ -919,11 +919,15 @@ def report(doc, rows, variants, path):
            "- Machine: %s cores (%s), %s GiB, kernel %s, %s" % (
                m.get("cores"), m.get("cpu", "?"), m.get("mem_gib", "?"),
                m.get("kernel"), m.get("arch")),
-           "- Date: %s; mode: %s; %d repetitions per configuration, variants interleaved; "
+           "- Date: %s; mode: %s; %d repetitions per configuration, variants interleaved%s; "
            "%.1f s measured per run%s after %.1f s warm-up%s" % (
                doc["date"], doc["mode"] + (", threads %s" % doc["threads"]
                                            if doc.get("threads") else ""),
-               doc["reps"], doc["seconds"], longer_note(doc), 0.2,
+               doc["reps"],
+               ", each repetition starting with the next variant"
+               if doc.get("order") == "rotated" else
+               " in the same order in every repetition",
+               doc["seconds"], longer_note(doc), 0.2,
                ramp_note(doc["results"])),
            "- Rates are medians over the repetitions (min-max in brackets).  "
            "Ratio = the median of the per-repetition %s/%s rate ratios "
@@ -1711,7 +1715,7 @@ def main():
     else:
         bins = build(a.variants, a.build, a.out) if cfgs else {}
     doc = {"base": a.base, "mode": a.bench, "threads": a.threads, "reps": reps,
-           "seconds": seconds, "timed_perf": False,
+           "seconds": seconds, "timed_perf": False, "order": "rotated",
            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
            "machine": machine(), "perf_events": events, "perf_note": perf_note,
            "sysroots": {}, "results": [], "syscall_profile": []}
@@ -1756,7 +1760,7 @@ def main():
         measured = periods[case](n, seconds)
         for rep in range(reps + (1 if syscall_events else 0)):
             profile = rep == reps
-            for v in a.variants:
+            for v in apps.rotated(a.variants, rep):
                 res = run_one(bins[(v, case)], n, param,
                               max(measured, PROFILE_SECONDS) if profile else measured,
                               syscall_events if profile else timed_events,
@@ -1773,7 +1777,8 @@ def main():
                 done += 0 if profile else 1
             if profile:
                 continue
-            last = [r for r in doc["results"][-len(a.variants):]]
+            last = sorted(doc["results"][-len(a.variants):],
+                          key=lambda r: a.variants.index(r["variant"]))
             print("[%3d/%d] %-13s %-18s t=%-3d %s" % (
                 done, total, case, param or "-", n,
                 "  ".join("%s %s" % (r["variant"], fmt(r.get("rate")) if "rate" in r

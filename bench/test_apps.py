@@ -22,6 +22,15 @@ class AppsTest(unittest.TestCase):
         self.assertEqual((res["retried"], res["reconnects"]), (0, 0))
         self.assertIsNone(apps.parse("FATAL: unable to connect\n"))
 
+    def test_rotated_puts_each_variant_first_in_turn(self):
+        v = ["stock", "fixes", "patched"]
+        orders = [apps.rotated(v, rep) for rep in range(6)]
+        self.assertEqual([o[0] for o in orders],
+                         ["stock", "fixes", "patched"] * 2)
+        for o in orders:
+            self.assertEqual(sorted(o), sorted(v))
+        self.assertEqual(apps.rotated(["stock"], 3), ["stock"])
+
     def test_parse_ab_report(self):
         # ApacheBench 2.3, 300 requests, 4 clients, a 4 KiB file.
         with open(os.path.join(HERE, "apps", "testdata", "ab.txt")) as f:
