@@ -168,13 +168,18 @@ workload (void)
     if (pthread_create (&t, NULL, join_one, NULL) != 0
         || pthread_join (t, NULL) != 0)
       _exit (5);
-  /* 600 small stacks at once, then joined: more than fits in a cache of
-     the default size only with the default stack size, so repeat with
-     that size too.  */
+  /* 600 small stacks at once, then joined: they fit in a cache of the
+     default size (40 MiB), so repeat with stacks of 1 MiB, which do not
+     and make the cache unmap.  Not the default size: 600 stacks of
+     8 MiB do not fit in the address space of a 32-bit process.  */
+  pthread_attr_t big;
+  if (pthread_attr_init (&big) != 0
+      || pthread_attr_setstacksize (&big, 1024 * 1024) != 0)
+    _exit (5);
   for (int round = 0; round < 2; ++round)
     {
       for (int i = 0; i < 600; ++i)
-        if (pthread_create (&ts[i], round ? NULL : &small, empty, NULL) != 0)
+        if (pthread_create (&ts[i], round ? &big : &small, empty, NULL) != 0)
           _exit (5);
       for (int i = 0; i < 600; ++i)
         if (pthread_join (ts[i], NULL) != 0)
