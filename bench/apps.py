@@ -61,6 +61,8 @@ WORKLOADS = [
     ("connect", os.path.join(HERE, "apps", "connect-churn.lua"), CHURN_CLIENTS,
      ["--thread-cache-size=0"]),
 ]
+
+
 def rotated(variants, rep):
     """VARIANTS in the order in which repetition REP runs them: each
     repetition starts with the next variant.  A run later in a repetition
