@@ -2,13 +2,18 @@
    bare clone system call on a stack its creator allocated once, which
    exits at once, and a wait for the kernel to clear its TID
    (CLONE_CHILD_CLEARTID), as pthread_join does.  No TLS, no stack cache,
-   no signal masking: what the kernel alone costs.  Needs _GNU_SOURCE.  */
+   no signal masking: what the kernel alone costs.  With CALLS, the
+   thread and its creator also make the system calls that glibc's
+   pthread_create and thread exit make around the clone (see
+   bench_clone_start).  Needs _GNU_SOURCE.  */
 #ifndef NPTL_SCALE_CLONE_H
 #define NPTL_SCALE_CLONE_H
 
 #include <errno.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdint.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -19,6 +24,32 @@ static int
 bench_clone_child (void *arg)
 {
   /* Must not touch TLS (it shares the creator's thread pointer).  */
+  syscall (SYS_exit, 0);
+  return 0;
+}
+
+/* The calls of a thread of glibc 2.35 or later (x86_64, 2.43 traced)
+   between its start and its exit system call: register its rseq area and
+   its robust mutex list, set the signal mask its creator had, and block
+   all signals but the cancellation signal before it exits.  The areas
+   live on the thread's stack, which outlives the thread's registration
+   (the kernel drops both at the exit).  Nothing here touches TLS: a
+   failing call would set errno, and the results are not used.  */
+static int
+bench_clone_child_calls (void *arg)
+{
+  _Alignas (32) uint32_t rseq_area[8] = { 0 };
+  /* An empty robust list: its head points to itself.  */
+  void *robust_head[3] = { 0 };
+  const uint64_t none = 0;
+  /* glibc's SIGCANCEL is signal 32, bit 31 of the kernel's mask.  */
+  const uint64_t all_but_cancel = ~(1ULL << 31);
+  robust_head[0] = robust_head;
+  syscall (SYS_rseq, rseq_area, sizeof rseq_area, 0, 0x53053053);
+  syscall (SYS_set_robust_list, robust_head, sizeof robust_head);
+  syscall (SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, sizeof none);
+  syscall (SYS_rt_sigprocmask, SIG_BLOCK, &all_but_cancel, NULL,
+           sizeof all_but_cancel);
   syscall (SYS_exit, 0);
   return 0;
 }
@@ -36,17 +67,27 @@ bench_clone_stack (void)
 }
 
 /* Start a thread on STACK that exits at once; *TID is cleared by the
-   kernel when it has exited.  Returns 0 or an errno value.  */
+   kernel when it has exited.  With CALLS, block all signals around the
+   clone, as pthread_create does, and let the thread make the calls of
+   bench_clone_child_calls.  Returns 0 or an errno value.  */
 static inline int
-bench_clone_start (char *stack, volatile pid_t *tid)
+bench_clone_start (char *stack, volatile pid_t *tid, int calls)
 {
   int flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND
               | CLONE_THREAD | CLONE_SYSVSEM | CLONE_CHILD_CLEARTID;
+  const uint64_t all = ~0ULL;
+  uint64_t old;
+  int e = 0;
   *tid = 1;
-  if (clone (bench_clone_child, stack + bench_clone_stack_size, flags, NULL,
-             NULL, NULL, (pid_t *) tid) < 0)
-    return errno;
-  return 0;
+  if (calls)
+    syscall (SYS_rt_sigprocmask, SIG_BLOCK, &all, &old, sizeof old);
+  if (clone (calls ? bench_clone_child_calls : bench_clone_child,
+             stack + bench_clone_stack_size, flags, NULL, NULL, NULL,
+             (pid_t *) tid) < 0)
+    e = errno;
+  if (calls)
+    syscall (SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, sizeof old);
+  return e;
 }
 
 static inline void

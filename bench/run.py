@@ -106,13 +106,17 @@ def pairs(threads, params=("",)):
 
 
 # Below and above the number of CPUs, and at it.
-_CREATE = pairs(sorted(set(CREATORS + [os.cpu_count() or 1])))
+CREATE_THREADS = sorted(set(CREATORS + [os.cpu_count() or 1]))
+_CREATE = pairs(CREATE_THREADS)
 _PC = ("{h}:{h}:signal", "{h}:{h}:broadcast")
 _SYNC = ("spin", "yield", "futex")
 # Every case, one entry each: a new case is its file and a line here.
 CASES = [
     Case("create-join", "create-join", _CREATE, pairs([1, 2, 8, 120])),
-    Case("clone-floor", "create-join", _CREATE, pairs([1, 2, 8, 120])),
+    # The floor: a bare clone and wait; "calls": with the system calls
+    # that glibc's threads make beside it (signal masks, rseq, robust list).
+    Case("clone-floor", "create-join", pairs(CREATE_THREADS, ("", "calls")),
+         pairs([1, 2, 8, 120])),
     # A thread per connection (servers): detached threads with the default
     # stack size and with MariaDB's thread_stack.
     Case("create-detached", "create-join", pairs([1, 2, 8, 40, 120], ("", "stack=292")),
@@ -864,9 +868,9 @@ def attach_profiles(rows, profile):
 
 
 def floor_row(rows, row):
-    """The clone-floor row with ROW's thread count, or None."""
+    """The bare clone-floor row with ROW's thread count, or None."""
     return next((f for f in rows if f["case"] == "clone-floor"
-                 and f["threads"] == row["threads"]), None)
+                 and not f["param"] and f["threads"] == row["threads"]), None)
 
 
 def syscall_cell(calls):
@@ -902,7 +906,7 @@ def ratio_cell(s):
 
 
 TITLES = {
-    "create-join": "Thread create+join rate (empty body; clone-floor = bare clone() + wait on the cleared TID; create-detached = create of a detached thread, the creator waiting for its body to end, not for its exit)",
+    "create-join": "Thread create+join rate (empty body; clone-floor = bare clone() + wait on the cleared TID, param calls: with the system calls a glibc thread makes beside it (rt_sigprocmask around the clone, rseq, set_robust_list, two rt_sigprocmask in the thread), the floor of any pthread_create with glibc's semantics; of floor = the rate over the bare floor's; create-detached = create of a detached thread, the creator waiting for its body to end, not for its exit)",
     "seed": "Seed experiments (work unit = 20 x memcpy of 1,000,000 bytes; spawn = each thread creates a thread per unit and joins it)",
     "create-latency": "Create+join while N threads churn (the rate of the churning threads; the latency of their creates is in its own table below)",
     "condvar": "Condition variables",
@@ -1011,7 +1015,7 @@ def report(doc, rows, variants, path):
                     fl = floor["variants"][v]["median"] if floor else None
                     me = r["variants"][v]["median"]
                     cells.append(fmt(me / fl, 2) if fl and me
-                                 and r["case"] != "clone-floor" else "-")
+                                 and r is not floor else "-")
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
     out += lockstat_report(rows, variants, doc)
@@ -1068,7 +1072,7 @@ def syscall_report(rows, variants):
         fp = fl["variants"][v].get("profile", {}).get("syscalls_all") if fl else None
         lines.append([r["case"], r["param"] or "-", str(r["threads"]), v,
                       syscall_cell(p["syscalls"]), fmt(p["syscalls_total"], 2),
-                      "-" if r["case"] == "clone-floor" or fp is None
+                      "-" if r is fl or fp is None
                       else floor_diff(p["syscalls_all"], fp),
                       fmt(p.get("tlb_flush"), 3), fmt(p.get("ipi"), 3)])
     return ["## System calls, TLB flushes and function-call IPIs per operation", "",
@@ -1332,7 +1336,8 @@ def plots(rows, variants, outdir):
         for v, case in series:
             f.write("# %s %s\n" % (case, v))
             for r in rows:
-                if r["case"] == case and r["group"] == "create-join":
+                if r["case"] == case and r["group"] == "create-join" \
+                        and not (case == "clone-floor" and r["param"]):
                     s = r["variants"][v]
                     if s["median"]:
                         f.write("%d %f %f %f\n" % (r["threads"], s["median"],

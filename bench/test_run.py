@@ -780,6 +780,16 @@ class RunTest(unittest.TestCase):
             report = f.read()
         return r, doc, report
 
+    def test_floor_with_calls_is_a_share_of_the_bare_floor(self):
+        """The clone floor with glibc's calls is reported as a share of the
+        bare floor at its thread count; the bare floor has no share."""
+        r, doc, report = self.bench("clone-floor")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = {(l.split(" | ")[1], l.split(" | ")[2]): l for l in report.splitlines()
+                if l.startswith("| clone-floor |")}
+        self.assertTrue(rows[("calls", "1")].endswith("| 1.00 | 1.00 |"), rows)
+        self.assertTrue(rows[("-", "1")].endswith("| - | - |"), rows)
+
     def test_stopped_run_leaves_its_results(self):
         """A run killed before its end (as by a time limit) leaves what
         has run in results.json, marked partial, and --report-only
@@ -797,13 +807,14 @@ class RunTest(unittest.TestCase):
                              stderr=subprocess.DEVNULL, start_new_session=True)
         try:
             # Wait until results.json has every configuration below 500
-            # threads (the 500-thread one hangs).
-            below = [n for n in sorted(set(run.CREATORS + [os.cpu_count() or 1]))
-                     if n < 500]
+            # threads (the 500-thread ones hang).
+            below = sorted((c[2], c[3]) for c in run.plan("clone-floor").cfgs
+                           if c[2] < 500)
             for _ in range(600):
                 try:
                     with open(os.path.join(self.out, "results.json")) as f:
-                        if sorted({x["threads"] for x in json.load(f)["results"]}) == below:
+                        if sorted({(x["threads"], x["param"]) for x in
+                                   json.load(f)["results"]}) == below:
                             break
                 except (OSError, ValueError):
                     pass
@@ -814,7 +825,8 @@ class RunTest(unittest.TestCase):
         with open(os.path.join(self.out, "results.json")) as f:
             doc = json.load(f)
         self.assertTrue(doc["partial"])
-        self.assertEqual(sorted({x["threads"] for x in doc["results"]}), below)
+        self.assertEqual(sorted({(x["threads"], x["param"]) for x in doc["results"]}),
+                         below)
         r = subprocess.run(cmd[:-2] + ["--report-only", "stock", "patched"],
                            env=self.env, capture_output=True, text=True, timeout=60)
         self.assertEqual(r.returncode, 0, r.stderr)
@@ -836,12 +848,15 @@ class RunTest(unittest.TestCase):
                            text=True, timeout=120)
         self.assertEqual(r.returncode, 0, r.stderr)
         ran = [l for l in r.stdout.splitlines() if l.startswith("[")]
-        self.assertEqual(len(ran), 1, r.stdout)
-        self.assertIn("t=500", ran[0])
+        at500 = [c for c in run.plan("clone-floor").cfgs if c[2] == 500]
+        self.assertEqual(len(ran), len(at500), r.stdout)
+        for line in ran:
+            self.assertIn("t=500", line)
         with open(os.path.join(self.out, "results.json")) as f:
             doc = json.load(f)
         self.assertFalse(doc["partial"])
-        per = collections.Counter((x["threads"], x["variant"]) for x in doc["results"])
+        per = collections.Counter((x["threads"], x["param"], x["variant"])
+                                  for x in doc["results"])
         self.assertEqual(set(per.values()), {1})
         self.assertIn(500, {x["threads"] for x in doc["results"]})
 

@@ -2,10 +2,19 @@
    clone system call on a stack allocated once per creator, which exits at
    once, and a wait for the kernel to clear its TID (CLONE_CHILD_CLEARTID),
    as pthread_join does (bench/clone.h).  No TLS, no stack cache, no signal
-   masking.  */
+   masking.  The -p parameter:
+     (none)  the bare clone and wait, what the kernel alone costs;
+     calls   the same thread, but it and its creator also make the system
+             calls that a glibc thread makes without a stack to map or
+             release (rt_sigprocmask around the clone; rseq,
+             set_robust_list and two rt_sigprocmask in the thread): the
+             floor of any pthread_create that keeps those semantics.  */
 #define _GNU_SOURCE
+#include <string.h>
 #include "../bench.h"
 #include "../clone.h"
+
+static int calls;
 
 static void
 run (struct bench_thread *self)
@@ -16,7 +25,7 @@ run (struct bench_thread *self)
   while (!bench_stopped ())
     {
       volatile pid_t tid;
-      int e = bench_clone_start (stack, &tid);
+      int e = bench_clone_start (stack, &tid, calls);
       if (e != 0)
         {
           bench_create_failed (e);
@@ -31,6 +40,14 @@ run (struct bench_thread *self)
 static int
 setup (int nthreads, const char *param)
 {
+  if (param != NULL && strcmp (param, "calls") == 0)
+    calls = 1;
+  else if (param != NULL && param[0] != '\0')
+    {
+      fprintf (stderr, "clone-floor: unknown parameter '%s' (calls or none)\n",
+               param);
+      return 2;
+    }
   bench_extra_threads = nthreads;
   return 0;
 }

@@ -64,7 +64,7 @@ run (struct bench_thread *self)
       pthread_t t;
       volatile pid_t tid;
       unsigned long long t0 = bench_now_ns ();
-      int e = churn == bare ? bench_clone_start (stack, &tid)
+      int e = churn == bare ? bench_clone_start (stack, &tid, 0)
               : pthread_create (&t, NULL,
                                 churn == work ? bench_seed_unit : empty_body,
                                 NULL);
