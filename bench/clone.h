@@ -31,7 +31,7 @@ bench_clone_child (void *arg)
 /* The calls of a thread of glibc 2.35 or later (x86_64, 2.43 traced)
    between its start and its exit system call: register its rseq area and
    its robust mutex list, set the signal mask its creator had, and block
-   all signals but the cancellation signal before it exits.  The areas
+   all signals but the one of set*id before it exits.  The areas
    live on the thread's stack, which outlives the thread's registration
    (the kernel drops both at the exit).  Nothing here touches TLS: a
    failing call would set errno, and the results are not used.  */
@@ -42,14 +42,14 @@ bench_clone_child_calls (void *arg)
   /* An empty robust list: its head points to itself.  */
   void *robust_head[3] = { 0 };
   const uint64_t none = 0;
-  /* glibc's SIGCANCEL is signal 32, bit 31 of the kernel's mask.  */
-  const uint64_t all_but_cancel = ~(1ULL << 31);
+  /* glibc's SIGSETXID is signal 33, bit 32 of the kernel's mask.  */
+  const uint64_t all_but_setxid = ~(1ULL << 32);
   robust_head[0] = robust_head;
   syscall (SYS_rseq, rseq_area, sizeof rseq_area, 0, 0x53053053);
   syscall (SYS_set_robust_list, robust_head, sizeof robust_head);
   syscall (SYS_rt_sigprocmask, SIG_SETMASK, &none, NULL, sizeof none);
-  syscall (SYS_rt_sigprocmask, SIG_BLOCK, &all_but_cancel, NULL,
-           sizeof all_but_cancel);
+  syscall (SYS_rt_sigprocmask, SIG_BLOCK, &all_but_setxid, NULL,
+           sizeof all_but_setxid);
   syscall (SYS_exit, 0);
   return 0;
 }
