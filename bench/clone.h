@@ -30,11 +30,15 @@ bench_clone_child (void *arg)
 
 /* The calls of a thread of glibc 2.35 or later (x86_64, 2.43 traced)
    between its start and its exit system call: register its rseq area and
-   its robust mutex list, set the signal mask its creator had, and block
-   all signals but the one of set*id before it exits.  The areas
-   live on the thread's stack, which outlives the thread's registration
-   (the kernel drops both at the exit).  Nothing here touches TLS: a
-   failing call would set errno, and the results are not used.  */
+   its robust mutex list, restore its signal mask (glibc restores the
+   creator's; the benchmark's creators block nothing, so the empty mask
+   is theirs), and block all signals but the one of set*id before it
+   exits.  The areas live on the thread's stack, which the kernel no
+   longer touches once it has cleared the TID (it walks the robust list
+   before, and writes the rseq area only on a return to user mode).
+   Nothing here writes TLS but errno, where a call fails (rseq on a
+   kernel without it): harmless, since the creator reads errno only
+   after a failed clone, when no such thread runs.  */
 static int
 bench_clone_child_calls (void *arg)
 {
