@@ -800,6 +800,7 @@ class RunTest(unittest.TestCase):
         self.assertNotIn("**Partial:**", report)
         shutil.rmtree(self.out)
         self.write(os.path.join(self.dir, "hang"), "")
+        cfgs = run.plan("clone-floor").cfgs
         cmd = [sys.executable, RUN_PY, "--base", "fake", "--build",
                os.path.join(self.dir, "build"), "--out", self.out, "--bench",
                "clone-floor", "--reps", "1", "--seconds", "0.01", "stock", "patched"]
@@ -808,8 +809,7 @@ class RunTest(unittest.TestCase):
         try:
             # Wait until results.json has every configuration below 500
             # threads (the 500-thread ones hang).
-            below = sorted((c[2], c[3]) for c in run.plan("clone-floor").cfgs
-                           if c[2] < 500)
+            below = sorted((c[2], c[3]) for c in cfgs if c[2] < 500)
             for _ in range(600):
                 try:
                     with open(os.path.join(self.out, "results.json")) as f:
@@ -848,7 +848,7 @@ class RunTest(unittest.TestCase):
                            text=True, timeout=120)
         self.assertEqual(r.returncode, 0, r.stderr)
         ran = [l for l in r.stdout.splitlines() if l.startswith("[")]
-        at500 = [c for c in run.plan("clone-floor").cfgs if c[2] == 500]
+        at500 = [c for c in cfgs if c[2] == 500]
         self.assertEqual(len(ran), len(at500), r.stdout)
         for line in ran:
             self.assertIn("t=500", line)

@@ -1,9 +1,10 @@
 /* The floor under create-join: one operation is a thread made with the bare
    clone system call on a stack allocated once per creator, which exits at
    once, and a wait for the kernel to clear its TID (CLONE_CHILD_CLEARTID),
-   as pthread_join does (bench/clone.h).  No TLS, no stack cache, no signal
-   masking.  The -p parameter:
-     (none)  the bare clone and wait, what the kernel alone costs;
+   as pthread_join does (bench/clone.h): no TLS, no stack cache.  The -p
+   parameter:
+     (none)  the bare clone and wait, no signal masking: what the kernel
+             alone costs;
      calls   the same thread, but it and its creator also make the system
              calls that a glibc thread makes without a stack to map or
              release (rt_sigprocmask around the clone; rseq,
