@@ -195,6 +195,40 @@ class SummaryTest(unittest.TestCase):
         self.assertFalse(pa["ratio_noise"])
         self.assertNotIn("ratio", st)
 
+    def test_operations_per_cpu_second(self):
+        # Equal rates; patched's process takes 0.8 and 0.5 of stock's CPU
+        # and the machine 0.9 and 1.0 of its busy time.
+        results = [
+            result("stock", 0, 100.0, ncpu=2, process_cpu_pct=50.0,
+                   machine_busy_pct=60.0),
+            result("patched", 0, 100.0, ncpu=2, process_cpu_pct=40.0,
+                   machine_busy_pct=54.0),
+            result("stock", 1, 300.0, ncpu=2, process_cpu_pct=80.0,
+                   machine_busy_pct=90.0),
+            result("patched", 1, 300.0, ncpu=2, process_cpu_pct=40.0,
+                   machine_busy_pct=90.0),
+            # No CPU time: in no ratio.
+            result("stock", 2, 300.0, ncpu=2, process_cpu_pct=0.0,
+                   machine_busy_pct=0.0),
+            result("patched", 2, 300.0, ncpu=2, process_cpu_pct=40.0,
+                   machine_busy_pct=90.0),
+        ]
+        self.assertEqual(run.ops_per_cpu_s(results[0]), 100.0)
+        self.assertIsNone(run.ops_per_cpu_s(results[4]))
+        pa = run.summarize(results, ["stock", "patched"])[0]["variants"]["patched"]
+        self.assertEqual(pa["ratio"], 1.0)
+        self.assertEqual(pa["per_cpu"]["ratio_n"], 2)
+        self.assertAlmostEqual(pa["per_cpu"]["ratio"], (1.25 + 2.0) / 2)
+        self.assertAlmostEqual(pa["per_busy"]["ratio"], (60 / 54 + 1.0) / 2)
+        rows = run.summarize(results, ["stock", "patched"])
+        text = "\n".join(run.cost_report(rows, ["stock", "patched"]))
+        self.assertIn("| create-join | - | 4 | 1.625", text)
+        self.assertIn("patched/stock per process CPU s", text)
+        # Without CPU times (older results), no table.
+        old = [{k: v for k, v in r.items() if k != "ncpu"} for r in results]
+        self.assertEqual(run.cost_report(
+            run.summarize(old, ["stock", "patched"]), ["stock", "patched"]), [])
+
     def test_rows_per_configuration_in_order(self):
         results = [result(v, 0, 10.0 * n, threads=n) for n in (8, 1, 2)
                    for v in ("stock", "patched")]
