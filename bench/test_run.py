@@ -198,21 +198,14 @@ class SummaryTest(unittest.TestCase):
     def test_operations_per_cpu_second(self):
         # Equal rates; patched's process takes 0.8 and 0.5 of stock's CPU
         # and the machine 0.9 and 1.0 of its busy time.
-        results = [
-            result("stock", 0, 100.0, ncpu=2, process_cpu_pct=50.0,
-                   machine_busy_pct=60.0),
-            result("patched", 0, 100.0, ncpu=2, process_cpu_pct=40.0,
-                   machine_busy_pct=54.0),
-            result("stock", 1, 300.0, ncpu=2, process_cpu_pct=80.0,
-                   machine_busy_pct=90.0),
-            result("patched", 1, 300.0, ncpu=2, process_cpu_pct=40.0,
-                   machine_busy_pct=90.0),
-            # No CPU time: in no ratio.
-            result("stock", 2, 300.0, ncpu=2, process_cpu_pct=0.0,
-                   machine_busy_pct=0.0),
-            result("patched", 2, 300.0, ncpu=2, process_cpu_pct=40.0,
-                   machine_busy_pct=90.0),
-        ]
+        # (rep, rate, stock's CPU % and busy %, patched's); the last
+        # stock run has no CPU time: in no ratio.
+        runs = [(0, 100.0, 50.0, 60.0, 40.0, 54.0), (1, 300.0, 80.0, 90.0, 40.0, 90.0),
+                (2, 300.0, 0.0, 0.0, 40.0, 90.0)]
+        results = [result(v, rep, rate, ncpu=2, process_cpu_pct=cpu,
+                          machine_busy_pct=busy)
+                   for rep, rate, *pcts in runs
+                   for v, cpu, busy in (("stock", *pcts[:2]), ("patched", *pcts[2:]))]
         self.assertEqual(run.ops_per_cpu_s(results[0]), 100.0)
         self.assertIsNone(run.ops_per_cpu_s(results[4]))
         pa = run.summarize(results, ["stock", "patched"])[0]["variants"]["patched"]
