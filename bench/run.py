@@ -60,6 +60,12 @@ PERF_SYSCALLS = ["syscalls:sys_enter_" + c for c in SYSCALLS] + [
     SYSCALL_TOTAL, "tlb:tlb_flush"] + list(IPIS)
 # Reported by name: a call made more often than this per operation.
 SYSCALL_MIN = 0.01
+# A profile run whose perf task-clock is below this share of the CPU
+# time the driver measured over the same period counted only part of it
+# (perf enabled its counters late on some threads): its counts per
+# operation are low, and the report says so.  Runs that count properly
+# read 0.77 to 0.87 (2 cores, 2026-12-06/07), a few above 1.
+PERF_COVERAGE_MIN = 0.5
 # The groups whose profile run also records, machine-wide, when each of
 # the process's threads exits and when the kernel releases and frees it.
 EXIT_TRACE_GROUPS = ("create-join", "seed", "stack-advise")
@@ -871,6 +877,10 @@ def profile_summary(run):
         out["ipi"] = sum(perf.get(e, 0) for e in IPIS) / ops
     if run.get("exit_delays"):
         out["exit_delays"] = run["exit_delays"]
+    cpu_ms = (run.get("process_cpu_pct", 0) * run.get("ncpu", 0)
+              * run.get("seconds", 0) * 10)
+    if "task-clock" in perf and cpu_ms > 0:
+        out["perf_coverage"] = perf["task-clock"] / cpu_ms
     if out:
         out["window"] = run.get("perf_window", "process")
     return out
@@ -1122,8 +1132,13 @@ def syscall_report(rows, variants):
         p = r["variants"][v]["profile"]
         fl = floor_row(rows, r)
         fp = fl["variants"][v].get("profile", {}).get("syscalls_all") if fl else None
+        partial = p.get("perf_coverage", 1) < PERF_COVERAGE_MIN
         lines.append([r["case"], r["param"] or "-", str(r["threads"]), v,
-                      syscall_cell(p["syscalls"]), fmt(p["syscalls_total"], 2),
+                      syscall_cell(p["syscalls"])
+                      + (" (**partial**: perf's task-clock %d%% of the "
+                         "process's CPU time)" % round(100 * p["perf_coverage"])
+                         if partial else ""),
+                      fmt(p["syscalls_total"], 2),
                       "-" if r is fl or fp is None
                       else floor_diff(p["syscalls_all"], fp),
                       fmt(p.get("tlb_flush"), 3), fmt(p.get("ipi"), 3)])
@@ -1134,9 +1149,13 @@ def syscall_report(rows, variants):
             "the floor = the calls per operation less those of clone-floor "
             "at the same thread count under the same variant: what glibc adds "
             "to the kernel's minimum.  IPIs = irq_vectors:call_function_entry "
-            "+ call_function_single_entry.  In results.json only, not in the "
-            "benchout files: glibc's benchtests format has no field for "
-            "counts." % (WINDOW_TEXT[" ".join(sorted(windows))], SYSCALL_MIN),
+            "+ call_function_single_entry.  **Partial**: perf's task-clock "
+            "in that run was below %d%% of the CPU time the driver measured "
+            "over the same period, so perf counted only part of the run and "
+            "the row's counts are low; run it again.  In results.json only, "
+            "not in the benchout files: glibc's benchtests format has no "
+            "field for counts." % (WINDOW_TEXT[" ".join(sorted(windows))], SYSCALL_MIN,
+                                   round(100 * PERF_COVERAGE_MIN)),
             ""] + table(
         ["case", "param", "threads", "variant", "calls per operation", "total",
          "beyond the clone floor", "tlb_flush", "IPIs"], lines)

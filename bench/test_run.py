@@ -357,6 +357,23 @@ class InstrumentTest(unittest.TestCase):
                                  "perf_window": "measure", "perf_ops": [500, 600]})
         self.assertAlmostEqual(p["syscalls"]["clone3"], 1000 / 550)
 
+    def test_partial_profile_is_marked(self):
+        # The driver measured 1.6 CPU-seconds (80% of 2 CPUs for 1 s):
+        # perf's 1,300 ms of task-clock is a full count, 160 ms is not.
+        runs = [result(v, 0, 1000.0, ncpu=2, process_cpu_pct=80.0, seconds=1.0,
+                       perf={run.SYSCALL_TOTAL: 9000, "syscalls:sys_enter_clone3": n,
+                             "task-clock": ms})
+                for v, n, ms in (("stock", 1000, 1300.0), ("patched", 100, 160.0))]
+        rows = run.summarize(runs, ["stock", "patched"])
+        run.attach_profiles(rows, runs)
+        self.assertAlmostEqual(
+            rows[0]["variants"]["patched"]["profile"]["perf_coverage"], 0.1)
+        text = "\n".join(run.syscall_report(rows, ["stock", "patched"]))
+        lines = [l for l in text.splitlines() if l.startswith("| create-join")]
+        self.assertEqual(len(lines), 2)
+        self.assertNotIn("partial", lines[0])
+        self.assertIn("**partial**: perf's task-clock 10% of", lines[1])
+
     def test_floor_diff(self):
         self.assertEqual(run.floor_diff({"clone3": 1.0, "madvise": 1.0, "futex": 1.2},
                                         {"clone": 1.0, "futex": 1.0}),
