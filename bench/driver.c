@@ -142,8 +142,9 @@ proc_stat (unsigned long long *total, unsigned long long *idle)
               &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
               &v[9]) >= 5)
     {
-      /* guest and guest_nice are already in user and nice.  */
-      for (int i = 0; i < 8; i++)
+      /* guest and guest_nice are already in user and nice; steal (v[7])
+         is time the host gave to others, neither idle nor busy here.  */
+      for (int i = 0; i < 7; i++)
         *total += v[i];
       *idle = v[3] + v[4];
     }
@@ -346,6 +347,13 @@ main (int argc, char **argv)
   atomic_store (&bench_measuring, 1);
   proc_stat (&tot0, &idle0);
   long preempted0, preempted1, runnable = 0, nrunnable = 0;
+  /* The process's CPU time is read inside its own wall-clock bracket
+     (CPU_T0 .. the end), so that a preemption of this thread between the
+     reads counts in the wall time too: with hundreds of runnable threads
+     it can last longer than the measured period, and the CPU time of the
+     other threads meanwhile would otherwise count against a shorter
+     wall time (more than 100% of the CPUs).  */
+  double cpu_t0 = now ();
   double cpu0 = cpu_seconds (&preempted0), t0 = now (), t = t0;
   unsigned long ops0 = total_ops (n), ops = ops0;
   for (int s = 0; s < nsamples; s++)
@@ -366,6 +374,7 @@ main (int argc, char **argv)
         }
     }
   double elapsed = t - t0, cpu = cpu_seconds (&preempted1) - cpu0;
+  double cpu_wall = now () - cpu_t0;
   perf_control ("disable\n");
   unsigned long perf_ops1 = total_ops (n);
   proc_stat (&tot1, &idle1);
@@ -410,7 +419,7 @@ main (int argc, char **argv)
           "\"rss_kib\": %ld, \"ops_total\": %lu, \"samples\": [",
           bench_case.name, bench_case.unit, param ? param : "", n, ncpu,
           elapsed, ops - ops0, (ops - ops0) / elapsed, median, lo, hi,
-          100.0 * cpu / (elapsed * ncpu), busy, rss, ops_total);
+          100.0 * cpu / (cpu_wall * ncpu), busy, rss, ops_total);
   for (int s = 0; s < nsamples; s++)
     printf ("%s%.1f", s ? ", " : "", rates[s]);
   printf ("], \"pid\": %ld, \"startup_s\": %.3f, \"startup_create_max_ns\": %llu, "

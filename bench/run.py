@@ -60,12 +60,17 @@ PERF_SYSCALLS = ["syscalls:sys_enter_" + c for c in SYSCALLS] + [
     SYSCALL_TOTAL, "tlb:tlb_flush"] + list(IPIS)
 # Reported by name: a call made more often than this per operation.
 SYSCALL_MIN = 0.01
-# A profile run whose perf task-clock is below this share of the CPU
-# time the driver measured over the same period counted only part of it
-# (perf enabled its counters late on some threads): its counts per
-# operation are low, and the report says so.  Runs that count properly
-# read 0.77 to 0.87 (2 cores, 2026-12-06/07), a few above 1.
-PERF_COVERAGE_MIN = 0.5
+# A profile run in which perf counted only part of the measured period
+# (it enables its counters thread by thread, and some runs miss threads):
+# its counts per operation are low, and the report marks it partial.
+# Where each operation makes one clone (ONE_CLONE_UNITS), the clones it
+# counted per operation tell (full runs: 0.95-1.07, partial ones 0.00-0.88
+# in the stored results); elsewhere its task-clock against the process's
+# CPU time that the driver measured over the period, which reads 0.6-0.9
+# in full runs on 2 cores, less exactly.
+ONE_CLONE_UNITS = ("create+join", "clone+wait", "create (detached)")
+PERF_CLONES_MIN = 0.9
+PERF_TASK_CLOCK_MIN = 0.5
 # The groups whose profile run also records, machine-wide, when each of
 # the process's threads exits and when the kernel releases and frees it.
 EXIT_TRACE_GROUPS = ("create-join", "seed", "stack-advise")
@@ -747,26 +752,28 @@ def summarize(results, variants):
                     if any(lock in r["lockstat"] for r in stats)}
         for v in variants[1:]:
             row["variants"][v].update(paired_ratio(runs, variants[0], v))
+            # The process's CPU time (RUSAGE_SELF) leaves out its child
+            # processes, which do part of the work of a fork.
             row["variants"][v]["per_cpu"] = paired_ratio(
-                runs, variants[0], v, ops_per_cpu_s)
+                runs, variants[0], v,
+                (lambda r: None) if key[0] == "fork" else ops_per_cpu_s)
             row["variants"][v]["per_busy"] = paired_ratio(
-                runs, variants[0], v, ops_per_busy_s)
+                runs, variants[0], v,
+                lambda r: ops_per_cpu_s(r, "machine_busy_pct"))
         rows.append(row)
     return rows
 
 
-def ops_per_cpu_s(run):
-    """Operations per second of the process's CPU time over the measured
-    period (its rate over the share of the CPUs it used), or None."""
-    cpu = run.get("process_cpu_pct", 0) * run.get("ncpu", 0)
-    return run["rate"] * 100 / cpu if "rate" in run and cpu > 0 else None
-
-
-def ops_per_busy_s(run):
-    """Operations per second of the whole machine's non-idle CPU time
-    over the measured period, or None."""
-    busy = run.get("machine_busy_pct", 0) * run.get("ncpu", 0)
-    return run["rate"] * 100 / busy if "rate" in run and busy > 0 else None
+def ops_per_cpu_s(run, key="process_cpu_pct"):
+    """Operations per second of CPU time over the measured period: of the
+    process's (KEY process_cpu_pct) or of the machine's non-idle time
+    (machine_busy_pct); None without a share in (0, 100] (a driver before
+    2026-12-07 could read the process's CPU time outside its wall-clock
+    period when preempted, and report more than 100)."""
+    pct, ncpu = run.get(key, 0), run.get("ncpu", 0)
+    if "rate" not in run or not ncpu or not 0 < pct <= 100:
+        return None
+    return run["rate"] * 100 / (pct * ncpu)
 
 
 def paired_ratio(runs, base, v, key="rate"):
@@ -877,13 +884,30 @@ def profile_summary(run):
         out["ipi"] = sum(perf.get(e, 0) for e in IPIS) / ops
     if run.get("exit_delays"):
         out["exit_delays"] = run["exit_delays"]
-    cpu_ms = (run.get("process_cpu_pct", 0) * run.get("ncpu", 0)
-              * run.get("seconds", 0) * 10)
-    if "task-clock" in perf and cpu_ms > 0:
-        out["perf_coverage"] = perf["task-clock"] / cpu_ms
+    if out and run.get("perf_window") == "measure":
+        out["perf_partial"] = perf_partial(run, ops)
     if out:
         out["window"] = run.get("perf_window", "process")
     return out
+
+
+def perf_partial(run, ops):
+    """Why the profile run RUN's perf counted only part of its measured
+    period (OPS operations), or None."""
+    perf = run["perf"]
+    if run.get("unit") in ONE_CLONE_UNITS and SYSCALL_TOTAL in perf:
+        clones = sum(perf.get("syscalls:sys_enter_" + c, 0)
+                     for c in ("clone", "clone3")) / ops
+        return ("%.2f clones counted per operation" % clones
+                if clones < PERF_CLONES_MIN else None)
+    cpu_ms = (run.get("process_cpu_pct", 0) * run.get("ncpu", 0)
+              * run.get("seconds", 0) * 10)
+    if "task-clock" in perf and 0 < run.get("process_cpu_pct", 0) <= 100 \
+            and cpu_ms > 0:
+        share = perf["task-clock"] / cpu_ms
+        return ("perf's task-clock %d%% of the process's CPU time"
+                % round(100 * share) if share < PERF_TASK_CLOCK_MIN else None)
+    return None
 
 
 def attach_profiles(rows, profile):
@@ -984,7 +1008,8 @@ def report(doc, rows, variants, path):
            "benchtests format, for compare_bench.py: %s." % (
                ", ".join(doc.get("benchout", [])) or "none (no run)"),
            "- CPU %% = the process's CPU time (getrusage) / (wall time x %s cores); "
-           "busy %% = the whole machine's non-idle share (/proc/stat) over the same "
+           "busy %% = the whole machine's non-idle share (/proc/stat; steal, the "
+           "time the host gave to other guests, left out) over the same "
            "period, which also counts kernel work done outside the process's "
            "threads (e.g. tearing down exited threads)." % m.get("cores"),
            "- perf: %s; %s%s; %s" % (
@@ -1073,8 +1098,8 @@ def cost_report(rows, variants):
              + [ratio_cell(r["variants"][v].get(k, {}))
                 for v in variants[1:] for k in ("per_cpu", "per_busy")]
              for r in rows
-             if any(r["variants"][v].get("per_cpu", {}).get("ratio_n")
-                    for v in variants[1:])]
+             if any(r["variants"][v].get(k, {}).get("ratio_n")
+                    for v in variants[1:] for k in ("per_cpu", "per_busy"))]
     if not lines:
         return []
     hdr = ["case", "param", "threads"]
@@ -1086,14 +1111,18 @@ def cost_report(rows, variants):
             "The same runs as the rates: each run's operations per second "
             "of the process's CPU time (its rate over CPU %%) and per second "
             "of the whole machine's non-idle time (over busy %%), over the "
-            "measured period; the median of the per-repetition ratios to "
-            "%s, with its interval as above.  Above 1: the variant spends "
-            "less CPU on an operation.  Where the CPUs idle part of the "
-            "time (a thread waiting to be woken, another tenant of the "
-            "host), a run's rate moves with that idle time and these "
-            "ratios do not: they resolve the cost of an operation where "
-            "the rate's interval cannot, and they say nothing about the "
-            "waiting." % variants[0], ""] + table(hdr, lines)
+            "measured period (time the host gave to other guests, steal, "
+            "is left out of the machine's); the median of the "
+            "per-repetition ratios to %s, with its interval as above.  "
+            "Above 1: the variant spends less CPU on an operation.  Where "
+            "the CPUs idle part of the time (a thread waiting to be woken), "
+            "a run's rate moves with that idle time and these ratios do "
+            "not: they resolve the cost of an operation where the rate's "
+            "interval cannot, and they say nothing about the waiting.  "
+            "Runs whose CPU share reads above 100%% (a driver before "
+            "2026-12-07, preempted between its reads) are left out; fork "
+            "rows have no process column, as the process's CPU time leaves "
+            "out its children's." % variants[0], ""] + table(hdr, lines)
 
 
 def table(hdr, lines):
@@ -1132,14 +1161,14 @@ def syscall_report(rows, variants):
         p = r["variants"][v]["profile"]
         fl = floor_row(rows, r)
         fp = fl["variants"][v].get("profile", {}).get("syscalls_all") if fl else None
-        partial = p.get("perf_coverage", 1) < PERF_COVERAGE_MIN
+        partial = p.get("perf_partial")
+        floor_partial = fl and fl["variants"][v].get("profile", {}).get("perf_partial")
         lines.append([r["case"], r["param"] or "-", str(r["threads"]), v,
                       syscall_cell(p["syscalls"])
-                      + (" (**partial**: perf's task-clock %d%% of the "
-                         "process's CPU time)" % round(100 * p["perf_coverage"])
-                         if partial else ""),
+                      + (" (**partial**: %s)" % partial if partial else ""),
                       fmt(p["syscalls_total"], 2),
                       "-" if r is fl or fp is None
+                      else "- (the floor's count is partial)" if floor_partial
                       else floor_diff(p["syscalls_all"], fp),
                       fmt(p.get("tlb_flush"), 3), fmt(p.get("ipi"), 3)])
     return ["## System calls, TLB flushes and function-call IPIs per operation", "",
@@ -1149,13 +1178,15 @@ def syscall_report(rows, variants):
             "the floor = the calls per operation less those of clone-floor "
             "at the same thread count under the same variant: what glibc adds "
             "to the kernel's minimum.  IPIs = irq_vectors:call_function_entry "
-            "+ call_function_single_entry.  **Partial**: perf's task-clock "
-            "in that run was below %d%% of the CPU time the driver measured "
-            "over the same period, so perf counted only part of the run and "
-            "the row's counts are low; run it again.  In results.json only, "
-            "not in the benchout files: glibc's benchtests format has no "
-            "field for counts." % (WINDOW_TEXT[" ".join(sorted(windows))], SYSCALL_MIN,
-                                   round(100 * PERF_COVERAGE_MIN)),
+            "+ call_function_single_entry.  **Partial**: perf counted only "
+            "part of that run's measured period (fewer than %s clones per "
+            "operation where each operation makes one; elsewhere a "
+            "task-clock below %d%% of the CPU time the driver measured over "
+            "the period), so the row's counts are low; run it again.  In "
+            "results.json only, not in the benchout files: glibc's "
+            "benchtests format has no field for counts." % (
+                WINDOW_TEXT[" ".join(sorted(windows))], SYSCALL_MIN,
+                PERF_CLONES_MIN, round(100 * PERF_TASK_CLOCK_MIN)),
             ""] + table(
         ["case", "param", "threads", "variant", "calls per operation", "total",
          "beyond the clone floor", "tlb_flush", "IPIs"], lines)

@@ -217,10 +217,21 @@ class SummaryTest(unittest.TestCase):
         text = "\n".join(run.cost_report(rows, ["stock", "patched"]))
         self.assertIn("| create-join | - | 4 | 1.625", text)
         self.assertIn("patched/stock per process CPU s", text)
-        # Without CPU times (older results), no table.
-        old = [{k: v for k, v in r.items() if k != "ncpu"} for r in results]
+        # A share above 100 (a driver before 2026-12-07) or of -1 (no
+        # /proc/stat): no value.
+        self.assertIsNone(run.ops_per_cpu_s(result("stock", 0, 1.0, ncpu=2,
+                                                    process_cpu_pct=130.0)))
+        self.assertIsNone(run.ops_per_cpu_s(result("stock", 0, 1.0, ncpu=2,
+                                                    machine_busy_pct=-1.0),
+                                             "machine_busy_pct"))
+        # fork: the machine's column only (the process's leaves out the
+        # children); no value at all: no table.
+        forks = [dict(r, group="fork", case="fork-cached") for r in results]
+        fk = run.summarize(forks, ["stock", "patched"])[0]["variants"]["patched"]
+        self.assertEqual((fk["per_cpu"]["ratio_n"], fk["per_busy"]["ratio_n"]), (0, 2))
+        none = [dict(r, process_cpu_pct=0.0, machine_busy_pct=-1.0) for r in results]
         self.assertEqual(run.cost_report(
-            run.summarize(old, ["stock", "patched"]), ["stock", "patched"]), [])
+            run.summarize(none, ["stock", "patched"]), ["stock", "patched"]), [])
 
     def test_rows_per_configuration_in_order(self):
         results = [result(v, 0, 10.0 * n, threads=n) for n in (8, 1, 2)
@@ -358,21 +369,48 @@ class InstrumentTest(unittest.TestCase):
         self.assertAlmostEqual(p["syscalls"]["clone3"], 1000 / 550)
 
     def test_partial_profile_is_marked(self):
-        # The driver measured 1.6 CPU-seconds (80% of 2 CPUs for 1 s):
-        # perf's 1,300 ms of task-clock is a full count, 160 ms is not.
-        runs = [result(v, 0, 1000.0, ncpu=2, process_cpu_pct=80.0, seconds=1.0,
-                       perf={run.SYSCALL_TOTAL: 9000, "syscalls:sys_enter_clone3": n,
-                             "task-clock": ms})
-                for v, n, ms in (("stock", 1000, 1300.0), ("patched", 100, 160.0))]
+        def prof(variant, unit, clones=1000, ms=None, case="create-join",
+                 window="measure", **kw):
+            perf = {run.SYSCALL_TOTAL: 9000, "syscalls:sys_enter_clone3": clones}
+            if ms is not None:
+                perf["task-clock"] = ms
+            return result(variant, 0, 1000.0, **{
+                "case": case, "unit": unit, "ncpu": 2, "process_cpu_pct": 80.0,
+                "seconds": 1.0, "perf": perf, "perf_window": window, **kw})
+        # One clone per operation: 0.95 clones per operation is a full
+        # count, 0.85 is not (whatever the task-clock).
+        self.assertIsNone(run.profile_summary(
+            prof("stock", "create+join", 950, 100.0))["perf_partial"])
+        self.assertEqual(run.profile_summary(
+            prof("stock", "create+join", 850, 1300.0))["perf_partial"],
+            "0.85 clones counted per operation")
+        # Elsewhere, perf's task-clock against the driver's 1,600 ms of CPU.
+        self.assertIsNone(run.profile_summary(
+            prof("stock", "wait", 0, 880.0))["perf_partial"])
+        self.assertEqual(run.profile_summary(
+            prof("stock", "wait", 0, 720.0))["perf_partial"],
+            "perf's task-clock 45% of the process's CPU time")
+        # No task-clock, a CPU share above 100 (an older driver), or perf
+        # over the whole process: nothing to tell.
+        self.assertIsNone(run.profile_summary(prof("stock", "wait", 0))["perf_partial"])
+        self.assertIsNone(run.profile_summary(
+            prof("stock", "wait", 0, 100.0, process_cpu_pct=300.0))["perf_partial"])
+        self.assertNotIn("perf_partial", run.profile_summary(
+            prof("stock", "wait", 0, 100.0, window="process")))
+        # In the table: the row, and the rows that subtract a partial floor.
+        runs = [prof("stock", "create+join"), prof("patched", "create+join", 100),
+                prof("stock", "clone+wait", case="clone-floor"),
+                prof("patched", "clone+wait", 100, case="clone-floor")]
         rows = run.summarize(runs, ["stock", "patched"])
         run.attach_profiles(rows, runs)
-        self.assertAlmostEqual(
-            rows[0]["variants"]["patched"]["profile"]["perf_coverage"], 0.1)
-        text = "\n".join(run.syscall_report(rows, ["stock", "patched"]))
-        lines = [l for l in text.splitlines() if l.startswith("| create-join")]
-        self.assertEqual(len(lines), 2)
-        self.assertNotIn("partial", lines[0])
-        self.assertIn("**partial**: perf's task-clock 10% of", lines[1])
+        lines = [l for l in run.syscall_report(rows, ["stock", "patched"])
+                 if l.startswith(("| create-join", "| clone-floor"))]
+        self.assertEqual(len(lines), 4)
+        join = [l for l in lines if l.startswith("| create-join")]
+        self.assertNotIn("partial", join[0])
+        self.assertIn("| 9.00 | none |", join[0])
+        self.assertIn("(**partial**: 0.10 clones counted per operation)", join[1])
+        self.assertIn("| - (the floor's count is partial) |", join[1])
 
     def test_floor_diff(self):
         self.assertEqual(run.floor_diff({"clone3": 1.0, "madvise": 1.0, "futex": 1.2},
