@@ -885,16 +885,19 @@ def profile_summary(run):
     if run.get("exit_delays"):
         out["exit_delays"] = run["exit_delays"]
     if out and run.get("perf_window") == "measure":
-        out["perf_partial"] = perf_partial(run, ops)
+        out["perf_partial"] = partial_profile(run)
     if out:
         out["window"] = run.get("perf_window", "process")
     return out
 
 
-def perf_partial(run, ops):
+def partial_profile(run):
     """Why the profile run RUN's perf counted only part of its measured
-    period (OPS operations), or None."""
-    perf = run["perf"]
+    period, or None (also where perf counted the whole process)."""
+    perf = run.get("perf")
+    if not perf or run.get("perf_window") != "measure":
+        return None
+    ops = per_op(run)
     if run.get("unit") in ONE_CLONE_UNITS and SYSCALL_TOTAL in perf:
         clones = sum(perf.get("syscalls:sys_enter_" + c, 0)
                      for c in ("clone", "clone3")) / ops
@@ -1868,16 +1871,24 @@ def main():
         for rep in range(reps + (1 if syscall_events else 0)):
             profile = rep == reps
             for v in apps.rotated(a.variants, rep):
-                res = run_one(bins[(v, case)], n, param,
-                              max(measured, PROFILE_SECONDS) if profile else measured,
-                              syscall_events if profile else timed_events,
-                              timeout=max(limits[case](n), int(measured * 20)),
-                              env=env_prefix(v),
-                              launcher=bundle_launcher(a.bundle, manifest, v)
-                              if manifest else (),
-                              trace=profile and group in EXIT_TRACE_GROUPS
-                              and EXIT_TRACE in events,
-                              tasks=group in THREAD_GROUPS)
+                def once():
+                    return run_one(
+                        bins[(v, case)], n, param,
+                        max(measured, PROFILE_SECONDS) if profile else measured,
+                        syscall_events if profile else timed_events,
+                        timeout=max(limits[case](n), int(measured * 20)),
+                        env=env_prefix(v),
+                        launcher=bundle_launcher(a.bundle, manifest, v)
+                        if manifest else (),
+                        trace=profile and group in EXIT_TRACE_GROUPS
+                        and EXIT_TRACE in events,
+                        tasks=group in THREAD_GROUPS)
+                res = once()
+                why = profile and partial_profile(res)
+                if why:
+                    # perf counted part of the period: once more (the
+                    # report marks the row if that one is partial too).
+                    res = dict(once(), perf_rerun=why)
                 res.update({"group": group, "case": case, "threads": n,
                             "param": param, "variant": v, "rep": rep})
                 (doc["syscall_profile"] if profile else doc["results"]).append(res)

@@ -397,6 +397,11 @@ class InstrumentTest(unittest.TestCase):
             prof("stock", "wait", 0, 100.0, process_cpu_pct=300.0))["perf_partial"])
         self.assertNotIn("perf_partial", run.profile_summary(
             prof("stock", "wait", 0, 100.0, window="process")))
+        # What decides whether main runs a profile run again.
+        self.assertIsNone(run.partial_profile(
+            prof("stock", "create+join", 100, window="process")))
+        self.assertIsNone(run.partial_profile(result("stock", 0, 1.0, perf={})))
+        self.assertTrue(run.partial_profile(prof("stock", "create+join", 100)))
         # In the table: the row, and the rows that subtract a partial floor.
         runs = [prof("stock", "create+join"), prof("patched", "create+join", 100),
                 prof("stock", "clone+wait", case="clone-floor"),
