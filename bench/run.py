@@ -764,16 +764,21 @@ def summarize(results, variants):
     return rows
 
 
-def ops_per_cpu_s(run, key="process_cpu_pct"):
-    """Operations per second of CPU time over the measured period: of the
-    process's (KEY process_cpu_pct) or of the machine's non-idle time
-    (machine_busy_pct); None without a share in (0, 100] (a driver before
-    2026-12-07 could read the process's CPU time outside its wall-clock
-    period when preempted, and report more than 100)."""
+def cpus_used(run, key="process_cpu_pct"):
+    """The CPUs that RUN's process (KEY process_cpu_pct) or the machine's
+    non-idle time (machine_busy_pct) took on average over the measured
+    period; None without a share in (0, 100] (a driver before 2026-12-07
+    could read the process's CPU time outside its wall-clock period when
+    preempted, and report more than 100)."""
     pct, ncpu = run.get(key, 0), run.get("ncpu", 0)
-    if "rate" not in run or not ncpu or not 0 < pct <= 100:
-        return None
-    return run["rate"] * 100 / (pct * ncpu)
+    return pct * ncpu / 100 if ncpu and 0 < pct <= 100 else None
+
+
+def ops_per_cpu_s(run, key="process_cpu_pct"):
+    """Operations per second of CPU time over the measured period (KEY as
+    for cpus_used), or None."""
+    used = cpus_used(run, key)
+    return run["rate"] / used if used and "rate" in run else None
 
 
 def paired_ratio(runs, base, v, key="rate"):
@@ -903,10 +908,8 @@ def partial_profile(run):
                      for c in ("clone", "clone3")) / ops
         return ("%.2f clones counted per operation" % clones
                 if clones < PERF_CLONES_MIN else None)
-    cpu_ms = (run.get("process_cpu_pct", 0) * run.get("ncpu", 0)
-              * run.get("seconds", 0) * 10)
-    if "task-clock" in perf and 0 < run.get("process_cpu_pct", 0) <= 100 \
-            and cpu_ms > 0:
+    cpu_ms = (cpus_used(run) or 0) * run.get("seconds", 0) * 1000
+    if "task-clock" in perf and cpu_ms > 0:
         share = perf["task-clock"] / cpu_ms
         return ("perf's task-clock %d%% of the process's CPU time"
                 % round(100 * share) if share < PERF_TASK_CLOCK_MIN else None)
