@@ -40,6 +40,9 @@ KINDS = (("glibc", "glibc's tests (the quick selection of nptl, nptl_db, elf, po
 QUOTED = [("create-join", "create-join", n, "") for n in (1, 8, 40, 120, 500)] + \
          [("seed", "seed-work", n, p) for n, p in ((40, "direct"), (40, "spawn"),
                                                    (120, "spawn"), (500, "spawn"))]
+# The create-latency rows quoted: empty threads churning, and the bare
+# clone churning (the scheduler's bound on the same machine).
+LATENCY_THREADS = (40, 120, 500)
 
 
 def mtime(path):
@@ -151,7 +154,36 @@ def bench_part(build, base):
         out.append("    %-10s %-8s %4d threads  stock %10.0f/s  patched %10.0f/s  %.3f [%.3f, %.3f]%s"
                    % (key[1], key[3] or "-", key[2], s["median"], pv["median"],
                       pv["ratio"], ci[0], ci[1], "  (within noise)" if pv.get("ratio_noise") else ""))
-    return out, m["cores"]
+    return out + latency_part(rows), m["cores"]
+
+
+def latency_part(rows):
+    """One pthread_create's p99, p99.9 and max while N threads churn, stock
+    and patched, beside a bare clone's in the same run (the clone built
+    against stock): what a library can reach on this machine."""
+    out = []
+    for n in LATENCY_THREADS:
+        lat = lambda p, v: (rows.get(("create-latency", "create-latency", n, p), {})
+                            .get("variants", {}).get(v, {}).get("create_latency"))
+        cells = [(name, lat(p, v)) for name, p, v in (("stock", "empty", "stock"),
+                                                       ("patched", "empty", "patched"),
+                                                       ("clone", "clone", "stock"))]
+        if not (cells[0][1] and cells[1][1]):
+            continue
+        ms = lambda x: ("%.2f" % x if x < 10 else "%.0f" % x)
+        out.append("    %3d threads  %s" % (n, "  ".join(
+            "%s %s / %s / %s" % (name, ms(c["p99_ns"] / 1e6), ms(c["p999_ns"] / 1e6),
+                                 ms(c["max_ns"] / 1e6)) for name, c in cells if c)))
+    if not out:
+        return []
+    return ["", textwrap.fill(
+        "One pthread_create while N threads each create and join a thread in a "
+        "loop, p99 / p99.9 / max in ms (quantiles: medians over the "
+        "repetitions; max: the largest of all); clone: a bare clone and a wait "
+        "in the same run, the bound of what a library can reach here: with more runnable threads than CPUs, "
+        "a creator preempted in the call returns after a round of the "
+        "runqueue, so the tail is the scheduler's:", 72,
+        initial_indent="  ", subsequent_indent="  ")] + out
 
 
 def private_changes(patch):

@@ -163,6 +163,38 @@ class CoverLetterTest(unittest.TestCase):
             self.assertNotIn("7419", t)
             self.assertIn('make check-full VARIANTS="stock fixes"', t)
 
+    def test_bench(self):
+        # The create+join rows with their intervals, and the create
+        # latency beside the bare clone's; a thread count without both
+        # variants is left out.
+        lat = lambda p99, p999, mx: {"create_latency": {
+            "n": 1000, "p50_ns": 20000, "p99_ns": p99, "p999_ns": p999, "max_ns": mx}}
+        row = lambda case, group, n, p, v: {"case": case, "group": group, "threads": n,
+                                            "param": p, "variants": v}
+        doc = {"machine": {"cores": 2, "cpu": "Xeon", "mem_gib": 24, "kernel": "6.18"},
+               "date": "2026-12-07T08:00:00", "reps": 5, "summary": [
+                   row("create-join", "create-join", 1, "", {
+                       "stock": {"median": 100000}, "patched": {
+                           "median": 108000, "ratio": 1.08, "ratio_ci": [1.03, 1.12]}}),
+                   row("create-latency", "create-latency", 500, "empty", {
+                       "stock": lat(12100000, 109000000, 365000000),
+                       "patched": lat(720000, 27000000, 852000000)}),
+                   row("create-latency", "create-latency", 500, "clone", {
+                       "stock": lat(2100000, 27000000, 979000000),
+                       "patched": lat(1500000, 27000000, 966000000)}),
+                   row("create-latency", "create-latency", 40, "empty", {
+                       "stock": lat(60000, 2000000, 11000000)})]}
+        with tempfile.TemporaryDirectory() as b:
+            os.makedirs(b + "/bench/2.43")
+            with open(b + "/bench/2.43/results.json", "w") as f:
+                json.dump(doc, f)
+            t = self.letter(b)
+            self.assertIn("2 cores (Xeon), 24 GiB, Linux 6.18; 2026-12-07; 5 repetitions", t)
+            self.assertIn("1 threads stock 100000/s patched 108000/s 1.080 [1.030, 1.120]", t)
+            self.assertIn("500 threads stock 12 / 109 / 365 patched 0.72 / 27 / 852 "
+                          "clone 2.10 / 27 / 979", t)
+            self.assertNotIn(" 40 threads stock", t)
+
 
 if __name__ == "__main__":
     unittest.main()
