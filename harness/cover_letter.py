@@ -161,29 +161,31 @@ def latency_part(rows):
     """One pthread_create's p99, p99.9 and max while N threads churn, stock
     and patched, beside a bare clone's in the same run (the clone built
     against stock): what a library can reach on this machine."""
+    def lat(n, param, variant):
+        row = rows.get(("create-latency", "create-latency", n, param), {})
+        return row.get("variants", {}).get(variant, {}).get("create_latency")
+
+    ms = lambda ns: "%.2f" % (ns / 1e6) if ns < 10e6 else "%.0f" % (ns / 1e6)  # noqa: E731
     out = []
     for n in LATENCY_THREADS:
-        lat = lambda p, v: (rows.get(("create-latency", "create-latency", n, p), {})
-                            .get("variants", {}).get(v, {}).get("create_latency"))
-        cells = [(name, lat(p, v)) for name, p, v in (("stock", "empty", "stock"),
-                                                       ("patched", "empty", "patched"),
-                                                       ("clone", "clone", "stock"))]
+        cells = [(name, lat(n, p, v)) for name, p, v in (("stock", "empty", "stock"),
+                                                          ("patched", "empty", "patched"),
+                                                          ("clone", "clone", "stock"))]
         if not (cells[0][1] and cells[1][1]):
             continue
-        ms = lambda x: ("%.2f" % x if x < 10 else "%.0f" % x)
         out.append("    %3d threads  %s" % (n, "  ".join(
-            "%s %s / %s / %s" % (name, ms(c["p99_ns"] / 1e6), ms(c["p999_ns"] / 1e6),
-                                 ms(c["max_ns"] / 1e6)) for name, c in cells if c)))
+            "%s %s / %s / %s" % (name, ms(c["p99_ns"]), ms(c["p999_ns"]), ms(c["max_ns"]))
+            for name, c in cells if c)))
     if not out:
         return []
     return ["", textwrap.fill(
         "One pthread_create while N threads each create and join a thread in a "
         "loop, p99 / p99.9 / max in ms (quantiles: medians over the "
         "repetitions; max: the largest of all); clone: a bare clone and a wait "
-        "in the same run, the bound of what a library can reach here: with more runnable threads than CPUs, "
-        "a creator preempted in the call returns after a round of the "
-        "runqueue, so the tail is the scheduler's:", 72,
-        initial_indent="  ", subsequent_indent="  ")] + out
+        "in the same run, the bound of what a library can reach here: with "
+        "more runnable threads than CPUs, a creator preempted in the call "
+        "returns after a round of the runqueue, so the tail is the "
+        "scheduler's:", 72, initial_indent="  ", subsequent_indent="  ")] + out
 
 
 def private_changes(patch):
