@@ -12,9 +12,15 @@ BASE ?= 2.43
 else
 BASE ?= local
 endif
-# The default variants are harness/lib.sh's DEFAULT_VARIANTS.
+# The default variants are harness/lib.sh's DEFAULT_VARIANTS; for the
+# benchmarks, its bench_variants (with the lock-counting builds).
 ifeq ($(origin VARIANTS),undefined)
+ifneq ($(filter bench bench-bundle,$(MAKECMDGOALS)),)
+VARIANTS := $(shell BASE='$(BASE)' GLIBC_SRC='$(GLIBC_SRC)' PATCHES='$(PATCHES)' STOCK='$(STOCK)' \
+  BENCH='$(BENCH)' bash -c '. harness/lib.sh && bench_variants')
+else
 VARIANTS := $(shell bash -c '. harness/lib.sh && echo "$$DEFAULT_VARIANTS"')
+endif
 endif
 # Everything generated: harness/lib.sh's $BUILD, where empty means build/.
 ifeq ($(BUILD),)

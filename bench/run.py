@@ -150,15 +150,16 @@ CASES = [
     Case("syncpoint", "syncpoint", pairs(SYNC_N, _SYNC), pairs([2, 8], _SYNC)),
     Case("fork-cached", "fork", pairs([1, 2, 8], ("cached=0", "cached=1000")),
          pairs([1], ("cached=0", "cached=1000"))),
-    # The exit-time release of stack memory (issue 6, patch 4): rate and
-    # RSS with an empty thread body and one that uses 256 KiB of its
-    # stack; on request, with VARIANTS naming the variants to compare
-    # (e.g. "stock patched fixes").
+    # What a thread's stack leaves resident: rate and RSS with an empty
+    # thread body, one that uses 256 KiB of its stack and one with a
+    # large frame; the report's RSS table.
     Case("create-join", "stack-advise",
          pairs([2, 40, 500], ("touch=0", "touch=256", "frame=256")), []),
 ]
-# The groups that run only when named (or with BENCH=full).
-ON_REQUEST = ("stack-advise",)
+# The groups that the name of a case in them does not select, only their
+# own name (BENCH=create-join runs the create-join group's runs of the
+# case, not these).
+NAMED_BY_GROUP = ("stack-advise",)
 GROUPS = list(dict.fromkeys(c.group for c in CASES)) + list(EXTERNAL)
 
 
@@ -197,7 +198,6 @@ def _plan(mode):
     cfgs = [(c.group, c.name, n, p) for c in CASES
             for n, p in (c.quick if quick else c.runs)]
     if mode in ("default", "quick"):
-        cfgs = [c for c in cfgs if c[0] not in ON_REQUEST]
         return Plan(cfgs, "" if quick else GLIBC_BENCH, True, False, [])
     if mode == "full":
         return Plan(cfgs, GLIBC_BENCH, True, True, [])
@@ -207,10 +207,9 @@ def _plan(mode):
     if unknown:
         sys.exit("run.py: no benchmark named '%s' (groups: %s; cases: %s)"
                  % (",".join(unknown), ", ".join(GROUPS), ", ".join(sorted(cases()))))
-    # A case names its runs outside the groups run on request; the group,
-    # those in it.
+    # A case names its runs outside NAMED_BY_GROUP; a group, those in it.
     cfgs = [c for c in cfgs if c[0] in names
-            or (c[1] in names and c[0] not in ON_REQUEST)]
+            or (c[1] in names and c[0] not in NAMED_BY_GROUP)]
     glibc = GLIBC_BENCH if "glibc" in names else \
         CONDVAR_GLIBC_BENCH if "condvar" in names else ""
     return Plan(cfgs, glibc, "stress-ng" in names, "apps" in names, names)
@@ -615,6 +614,25 @@ def lockstat_base(variant):
     return name[:-len("-lockstat")] if name.endswith("-lockstat") else None
 
 
+# The (group, case) pairs an instrumented variant runs: the operations
+# whose lock acquisitions the report gives, create+join and the seed work
+# unit.  Counting costs time, so its rates are compared with nothing and
+# it runs nothing else.
+LOCKSTAT_RUNS = {("create-join", "create-join"), ("seed", "seed-work")}
+
+
+def compared(variants):
+    """Of VARIANTS, those whose rates the report compares: all but the
+    instrumented ones."""
+    return [v for v in variants if not lockstat_base(v)]
+
+
+def runs_in(variants, group, case):
+    """Of VARIANTS, those that run GROUP's CASE."""
+    return [v for v in variants
+            if not lockstat_base(v) or (group, case) in LOCKSTAT_RUNS]
+
+
 # A bundle (make bench-bundle) carries the benchmark binaries, each
 # sysroot's run-time files and this runner, and runs without a compiler on
 # another x86_64 Linux machine:
@@ -978,6 +996,9 @@ TITLES = {
 
 
 def report(doc, rows, variants, path):
+    # The instrumented variants have the lock table only.
+    inst = [v for v in variants if lockstat_base(v)]
+    variants = compared(variants)
     m = doc["machine"]
     out = ["# nptl-scale benchmarks: glibc %s, %s" % (doc["base"], " vs ".join(variants)),
            "",
@@ -1031,7 +1052,7 @@ def report(doc, rows, variants, path):
                if doc.get("timed_perf") is False else
                "the timed runs ran under perf stat with the software events"),
            ""]
-    for v in variants:
+    for v in variants + inst:
         out.append("- %s: %s" % (v, doc["sysroots"].get(v, "")))
     out.append("")
     if doc.get("partial"):
@@ -1081,7 +1102,7 @@ def report(doc, rows, variants, path):
             out.append("| " + " | ".join(cells) + " |")
         out.append("")
     out += cost_report(rows, variants)
-    out += lockstat_report(rows, variants, doc)
+    out += lockstat_report(rows, variants + inst, doc)
     out += syscall_report(rows, variants)
     out += task_report(rows, variants, doc)
     out += latency_report(rows, variants)
@@ -1329,10 +1350,10 @@ def lock_model(rows, variants):
     for v in variants:
         base = lockstat_base(v)
         one = [r for r in cj if r["threads"] == 1]
-        if not base or not one or "lockstat" not in one[0]["variants"][v]:
+        if not base or not one or "lockstat" not in one[0]["variants"].get(v, {}):
             continue
         r1 = one[0]["variants"].get(base, {}).get("median")
-        most = max((r for r in cj if "lockstat" in r["variants"][v]),
+        most = max((r for r in cj if "lockstat" in r["variants"].get(v, {})),
                    key=lambda r: r["threads"])
         for label, row in (("1 creator", one[0]),
                            ("%d creators" % most["threads"], most)):
@@ -1354,7 +1375,7 @@ def projected(m, n):
 
 def lockstat_report(rows, variants, doc):
     inst = [v for v in variants if lockstat_base(v)]
-    srows = [r for r in rows if any("lockstat" in r["variants"][v] for v in inst)]
+    srows = [r for r in rows if any("lockstat" in r["variants"].get(v, {}) for v in inst)]
     if not srows:
         return []
     out = ["## Lock statistics (instrumented variants, experiments/lockstat.patch)", "",
@@ -1375,7 +1396,7 @@ def lockstat_report(rows, variants, doc):
     for r in srows:
         cells = [r["case"], r["param"] or "-", str(r["threads"])]
         for v in inst:
-            st = r["variants"][v].get("lockstat")
+            st = r["variants"].get(v, {}).get("lockstat")
             for lock in LOCKSTAT_LOCKS:
                 x = st.get(lock, {}) if st else {}
                 cells += [fmt(x.get("acq"), 2), fmt(x.get("contended"), 3),
@@ -1640,14 +1661,15 @@ def run_apps(doc, a, manifest, required):
         doc["apps_note"] = "not run: " + why
         print("run.py: apps: %s" % doc["apps_note"], file=sys.stderr)
         return ["apps: " + why] if required else []
+    variants = compared(a.variants)
     prefixes = {v: env_prefix(v) + (bundle_launcher(a.bundle, manifest, v) if manifest
                                     else [variant_dir(a.build, v, "run")])
-                for v in a.variants}
+                for v in variants}
     reps = a.reps or APPS_REPS
     print("run.py: apps: MariaDB under sysbench, %d repetitions" % reps, flush=True)
     t0 = time.time()
     try:
-        doc["apps"], failed = apps.run_apps(a.variants, prefixes, reps, APPS_SECONDS,
+        doc["apps"], failed = apps.run_apps(variants, prefixes, reps, APPS_SECONDS,
                                             os.path.join(a.out, "apps-logs"))
     except Exception as e:  # keep what the other groups measured
         doc["apps"], failed = [], ["apps: %s: %s" % (type(e).__name__, e)]
@@ -1713,11 +1735,21 @@ def apps_report(doc, variants):
 def derive(doc, variants, outdir):
     """The summary rows of DOC's results; sets DOC's lock model and plots,
     and writes the runs in glibc's benchtests format (DOC's benchout)."""
-    rows = summarize(doc["results"], variants)
+    main = compared(variants)
+    rows = summarize([r for r in doc["results"] if r["variant"] in main], main)
+    inst = [v for v in variants if v not in main]
+    if inst:
+        # The instrumented variants' figures join the rows of the same
+        # configurations, for the lock table and the model only.
+        key = lambda r: (r["group"], r["case"], r["threads"], r["param"])  # noqa: E731
+        by_key = {key(r): r for r in rows}
+        for lrow in summarize([r for r in doc["results"] if r["variant"] in inst], inst):
+            if key(lrow) in by_key:
+                by_key[key(lrow)]["variants"].update(lrow["variants"])
     attach_profiles(rows, doc.get("syscall_profile", []))
     doc["lock_model"] = lock_model(rows, variants)
-    doc["benchout"] = write_benchout(doc["results"], variants, outdir)
-    doc["plots"] = plots(rows, variants, outdir) + model_plot(
+    doc["benchout"] = write_benchout(doc["results"], main, outdir)
+    doc["plots"] = plots(rows, main, outdir) + model_plot(
         doc["lock_model"], doc["machine"].get("cores"), outdir)
     return rows
 
@@ -1743,8 +1775,10 @@ def resumed(doc, outdir, variants, profiled):
     key = lambda r: (r["group"], r["case"], r["threads"], r["param"])  # noqa: E731
     runs = collections.Counter(key(r) for r in old["results"])
     profiles = collections.Counter(key(r) for r in old.get("syscall_profile", []))
-    done = {k for k, n in runs.items() if n == doc["reps"] * len(variants)
-            and (not profiled or profiles[k] == len(variants))}
+    done = {k for k, n in runs.items()
+            if n == doc["reps"] * len(runs_in(variants, k[0], k[1]))
+            and (not profiled
+                 or profiles[k] == len(compared(runs_in(variants, k[0], k[1]))))}
     doc["date"] = old["date"]
     doc["results"] = [r for r in old["results"] if key(r) in done]
     doc["syscall_profile"] = [r for r in old.get("syscall_profile", []) if key(r) in done]
@@ -1864,16 +1898,18 @@ def main():
         if a.resume else set()
     limits = {c.name: c.limit for c in CASES}
     periods = {c.name: c.seconds for c in CASES}
-    total = len(cfgs) * reps * len(a.variants)
+    total = sum(len(runs_in(a.variants, c[0], c[1])) for c in cfgs) * reps
     done = 0
     for group, case, n, param in cfgs:
+        variants = runs_in(a.variants, group, case)
         if (group, case, n, param) in done_cfgs:
-            done += reps * len(a.variants)
+            done += reps * len(variants)
             continue
         measured = periods[case](n, seconds)
         for rep in range(reps + (1 if syscall_events else 0)):
             profile = rep == reps
-            for v in apps.rotated(a.variants, rep):
+            # The system calls per operation of the compared variants.
+            for v in apps.rotated(compared(variants) if profile else variants, rep):
                 def once():
                     return run_one(
                         bins[(v, case)], n, param,
@@ -1898,8 +1934,8 @@ def main():
                 done += 0 if profile else 1
             if profile:
                 continue
-            last = sorted(doc["results"][-len(a.variants):],
-                          key=lambda r: a.variants.index(r["variant"]))
+            last = sorted(doc["results"][-len(variants):],
+                          key=lambda r: variants.index(r["variant"]))
             print("[%3d/%d] %-13s %-18s t=%-3d %s" % (
                 done, total, case, param or "-", n,
                 "  ".join("%s %s" % (r["variant"], fmt(r.get("rate")) if "rate" in r
@@ -1917,11 +1953,11 @@ def main():
     if p.glibc and not manifest:
         doc["glibc_bench_set"] = p.glibc
         doc["glibc_benchtests"], f = glibc_benchtests(
-            a.variants, a.build, a.out, a.in_env.split() if a.in_env else [],
+            compared(a.variants), a.build, a.out, a.in_env.split() if a.in_env else [],
             p.glibc)
         failed += f
     if p.stress_ng and not manifest:
-        doc["stress_ng"], f = stress_ng(a.variants, a.build, 2 if quick else 5,
+        doc["stress_ng"], f = stress_ng(compared(a.variants), a.build, 2 if quick else 5,
                                         "stress-ng" in p.named)
         failed += f
     if p.apps:

@@ -32,11 +32,11 @@ class PlanTest(unittest.TestCase):
     def test_default(self):
         p = run.plan("default")
         self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "create-latency", "fork",
-                                          "seed", "syncpoint"])
+                                          "seed", "stack-advise", "syncpoint"])
         self.assertEqual(p.glibc, run.GLIBC_BENCH)
         self.assertTrue(p.stress_ng)
         self.assertEqual(p.named, [])
-        creators = sorted(c[2] for c in p.cfgs if c[1] == "create-join")
+        creators = sorted(c[2] for c in p.cfgs if c[:2] == ("create-join", "create-join"))
         self.assertEqual(creators, sorted(set(run.CREATORS + [os.cpu_count() or 1])))
 
     def test_quick(self):
@@ -48,8 +48,9 @@ class PlanTest(unittest.TestCase):
         self.assertEqual(p.glibc, "")
         self.assertTrue(p.stress_ng)
 
-    def test_full_adds_stack_advise(self):
+    def test_full_has_the_default_runs(self):
         p = run.plan("full")
+        self.assertEqual(p.cfgs, run.plan("default").cfgs)
         self.assertEqual(groups(p.cfgs), ["condvar", "create-join", "create-latency", "fork",
                                           "seed", "stack-advise", "syncpoint"])
         self.assertEqual(len([c for c in p.cfgs if c[0] == "stack-advise"]), 9)
@@ -110,7 +111,7 @@ class PlanTest(unittest.TestCase):
         self.assertEqual(p.glibc, "")
         self.assertTrue(p.stress_ng)
 
-    def test_stack_advise_only_when_named(self):
+    def test_stack_advise_not_selected_by_its_case(self):
         self.assertNotIn("stack-advise", groups(run.plan("create-join").cfgs))
         p = run.plan("stack-advise")
         self.assertEqual(groups(p.cfgs), ["stack-advise"])
@@ -311,6 +312,29 @@ class InstrumentTest(unittest.TestCase):
         self.assertNotIn("default_attr", old)
         self.assertEqual(old["load_tls"]["acq"], 2)
         self.assertIsNone(run.parse_lockstat("no lines\n"))
+
+    def test_resume_counts_the_variants_each_case_runs(self):
+        """--resume: a configuration is done when every variant that runs
+        it has run; the instrumented ones run create+join, not the floor."""
+        variants = ["stock", "patched", "stock-lockstat"]
+        floor = dict(case="clone-floor")
+        results = ([result(v, 0, 10.0) for v in variants]
+                   + [result(v, 0, 10.0, **floor) for v in variants[:2]]
+                   + [result(v, 0, 10.0, threads=8) for v in variants[:2]])
+        profiles = [result(v, 1, 10.0, **kw) for v in variants[:2]
+                    for kw in ({}, floor, {"threads": 8})]
+        keys = ("mode", "threads", "reps", "seconds", "timed_perf")
+        doc = {"mode": "create-join", "threads": None, "reps": 1, "seconds": 0.5,
+               "timed_perf": False, "sysroots": {v: "" for v in variants}}
+        with tempfile.TemporaryDirectory() as out:
+            with open(os.path.join(out, "results.json"), "w") as f:
+                json.dump(dict(doc, partial=True, date="then", results=results,
+                               syscall_profile=profiles), f)
+            new = {k: doc[k] for k in keys}
+            done = run.resumed(new, out, variants, True)
+        self.assertEqual(done, {("create-join", "create-join", 4, ""),
+                                ("create-join", "clone-floor", 4, "")})
+        self.assertEqual(len(new["results"]), 5)
 
     def test_lockstat_summary_of_older_results(self):
         # A result stored before default_attr was counted (read back by
@@ -800,9 +824,14 @@ cat > "$out" <<EOF
 # At 500 threads, with FAKE_DIR/hang, as a run stopped by a time limit.
 case " \$* " in *" -t 500 "*) [ -e "\$FAKE_DIR/hang" ] && sleep 600;; esac
 echo '{"ops": 1000, "rate": %(rate)s, "thread_ops_min": 1, "thread_ops_max": 1, "process_cpu_pct": 50.0, "machine_busy_pct": 50.0, "rss_kib": 1024, "ops_total": 1000}'
+%(stderr)s
 EOF
 chmod +x "$out"
 """
+# What an instrumented libc.so prints at exit (stack_list acquisitions
+# per 1000 operations as given).
+LOCKSTAT_LINE = ("echo 'lockstat dso=libc ticks=1000 ns=1000 stack_list=%d,0,4000,8000 "
+                 "load_tls=0,0,0,0 default_attr=0,0,0,0 shards=0,0,0,0' >&2")
 FAKE_RUN = """#!/bin/sh
 FAKE_VARIANT=%(variant)s exec "$@"
 """
@@ -837,9 +866,14 @@ class RunTest(unittest.TestCase):
         os.makedirs(tools)
         for name, text in FAKE_TOOLS.items():
             self.write(os.path.join(tools, name), text, 0o755)
-        for v, rate, mean in (("stock", 100, 200), ("patched", 150, 100)):
+        for v, rate, mean, stderr in (
+                ("stock", 100, 200, ""), ("patched", 150, 100, ""),
+                # The instrumented builds print their counts at exit.
+                ("stock-lockstat", 90, 200, LOCKSTAT_LINE % 2000),
+                ("patched-lockstat", 140, 100, LOCKSTAT_LINE % 0)):
             build = os.path.join(self.dir, "build")
-            self.write(run.variant_dir(build, v, "cc"), FAKE_CC % {"rate": rate}, 0o755)
+            self.write(run.variant_dir(build, v, "cc"),
+                       FAKE_CC % {"rate": rate, "stderr": stderr}, 0o755)
             self.write(run.variant_dir(build, v, "run"), FAKE_RUN % {"variant": v}, 0o755)
             self.write(os.path.join(run.variant_dir(build, v, "root"), "NPTL-SCALE"),
                        "base: fake %s\n" % v)
@@ -854,18 +888,48 @@ class RunTest(unittest.TestCase):
             f.write(text)
         os.chmod(path, mode)
 
-    def bench(self, mode):
+    def bench(self, mode, variants=("stock", "patched")):
         r = subprocess.run(
             [sys.executable, RUN_PY, "--base", "fake", "--build",
              os.path.join(self.dir, "build"), "--out", self.out, "--bench", mode,
              "--reps", "1", "--seconds", "0.01", "--in-env",
-             os.path.join(self.dir, "tools", "in-env"), "stock", "patched"],
+             os.path.join(self.dir, "tools", "in-env")] + list(variants),
             env=self.env, capture_output=True, text=True, timeout=300)
         with open(os.path.join(self.out, "results.json")) as f:
             doc = json.load(f)
         with open(os.path.join(self.out, "report.md")) as f:
             report = f.read()
         return r, doc, report
+
+    def test_instrumented_variants_count_locks_only(self):
+        """The instrumented variants run create+join and the seed cases
+        alone, and have the lock table and the model only: no column of
+        the rate tables, no ratio, no glibc benchtests."""
+        r, doc, report = self.bench(
+            "create-join,seed-work,glibc",
+            ("stock", "patched", "stock-lockstat", "patched-lockstat"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        ran = collections.defaultdict(set)
+        for x in doc["results"]:
+            ran[x["variant"]].add((x["group"], x["case"]))
+        self.assertEqual(ran["stock-lockstat"], run.LOCKSTAT_RUNS)
+        self.assertEqual(ran["patched-lockstat"], run.LOCKSTAT_RUNS)
+        self.assertIn(("create-join", "clone-floor"), ran["stock"])
+        self.assertNotIn("lockstat /s", report)
+        self.assertNotIn("stock-lockstat ->", doc["glibc_benchtests"])
+        self.assertIn("stock -> patched", doc["glibc_benchtests"])
+        self.assertIn("## Lock statistics", report)
+        lock_rows = [l for l in report.splitlines()
+                     if l.startswith("| create-join |") and l.count("|") > 30]
+        self.assertTrue(lock_rows, report)
+        # 2000 stack_list acquisitions over 1000 operations, and none.
+        self.assertTrue(all(l.split(" | ")[3:5] == ["2.00", "0.000"] for l in lock_rows),
+                        lock_rows)
+        self.assertIn("| seed-work |", "\n".join(l for l in report.splitlines()
+                                                 if l.count("|") > 30))
+        self.assertIn("stock, H at 1 creator", doc["lock_model"])
+        self.assertEqual(doc["lock_model"]["stock, H at 1 creator"]["r1"], 100)
+        self.assertIn("- stock-lockstat: base: fake stock-lockstat", report)
 
     def test_floor_with_calls_is_a_share_of_the_bare_floor(self):
         """The clone floor with glibc's calls is reported as a share of the

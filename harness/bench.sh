@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench.sh VARIANT...: benchmarks of the sysroots of $BASE, side by side.
-# BENCH=default (under 15 minutes on 2 cores), quick (under 3 minutes), or
+# BENCH=default (docs/benchmarks.md gives its time), quick (under 3 minutes), or
 # groups and cases separated by commas (bench/run.py's plan() says what each
 # runs).  Output in build/bench/<base>/ (default), build/bench/<base>-$BENCH/
 # (any other BENCH), <base> being lib.sh's base_key.

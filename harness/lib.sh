@@ -332,6 +332,22 @@ apply_excludes () {
 # Makefile's VARIANTS reads this).  Another NAME is the opt-in series.NAME.
 DEFAULT_VARIANTS="stock patched"
 
+# The variants `make bench` runs when none is named: the defaults and,
+# where the series has them (2.43) and BENCH runs create+join or the seed
+# cases (default, full, or named), the lock-counting builds of stock and
+# patched (series.stock-lockstat, series.patched-lockstat), which
+# bench/run.py runs for the lock table only.
+bench_variants () {
+  local d v=$DEFAULT_VARIANTS
+  case ",${BENCH:-default}," in
+    ,default,|,full,|*,create-join,*|*,seed,*|*,seed-work,*)
+      d=$(patch_dir 2>/dev/null) \
+        && [ -f "$d/series.stock-lockstat" ] && [ -f "$d/series.patched-lockstat" ] \
+        && v="$v stock-lockstat patched-lockstat" ;;
+  esac
+  echo "$v"
+}
+
 # compared_variants ARG...: the variants named, or the default ones, with
 # stock first where it is missing, as the others are compared with it (for
 # `set -- $(compared_variants "$@")`: a variant's name has no blank).

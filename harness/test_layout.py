@@ -88,6 +88,26 @@ class LayoutTest(unittest.TestCase):
                              env=env, capture_output=True, text=True).stdout
         self.assertEqual(out.splitlines()[-1], "harness/check.sh stock patched")
 
+    def test_bench_adds_the_lock_counting_variants(self):
+        # Where the series has them (2.43) and BENCH runs create+join or
+        # the seed cases; a named VARIANTS stays as named.
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("VARIANTS", "BENCH", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+        inst = "harness/bench.sh stock patched stock-lockstat patched-lockstat"
+        plain = "harness/bench.sh stock patched"
+        for args, want in ((["BASE=2.43"], inst), (["BASE=2.43", "BENCH=seed"], inst),
+                           (["BASE=2.43", "BENCH=condvar,create-join"], inst),
+                           (["BASE=2.43", "BENCH=quick"], plain),
+                           (["BASE=2.43", "BENCH=condvar"], plain),
+                           (["BASE=2.43", "VARIANTS=stock patched"], plain),
+                           (["BASE=2.36"], plain)):
+            with self.subTest(args=args):
+                out = subprocess.run(["make", "-s", "-C", TOP, "--no-print-directory",
+                                      "-n", "bench"] + args,
+                                     env=env, capture_output=True, text=True).stdout
+                self.assertEqual([l for l in out.splitlines()
+                                  if l.startswith("harness/bench.sh")], [want], out)
+
 
 def env_sh(script):
     """Run SCRIPT in bash with harness/lib.sh and harness/env.sh sourced."""
