@@ -154,7 +154,37 @@ def bench_part(build, base):
         out.append("    %-10s %-8s %4d threads  stock %10.0f/s  patched %10.0f/s  %.3f [%.3f, %.3f]%s"
                    % (key[1], key[3] or "-", key[2], s["median"], pv["median"],
                       pv["ratio"], ci[0], ci[1], "  (within noise)" if pv.get("ratio_noise") else ""))
-    return out + latency_part(rows), m["cores"]
+    return out + lock_part(rows) + latency_part(rows), m["cores"]
+
+
+# The global locks a lock-counting build counts, as the letter names them.
+GLOBAL_LOCK_NAMES = (("stack_list", "GL (dl_stack_cache_lock)"),
+                     ("load_tls", "GL (dl_load_tls_lock)"),
+                     ("default_attr", "__default_pthread_attr_lock"))
+
+
+def lock_part(rows):
+    """Acquisitions of each global lock per create+join, by the builds of
+    stock and patched that count them, at the fewest and most creators
+    run (none if the run had no such build)."""
+    counted = sorted((r for k, r in rows.items() if k[:2] == ("create-join", "create-join")
+                      and all("lockstat" in r["variants"].get(v + "-lockstat", {})
+                              for v in ("stock", "patched"))),
+                     key=lambda r: r["threads"])
+    if not counted:
+        return []
+    out = ["", textwrap.fill(
+        "Acquisitions per create+join of each global lock (builds of the same "
+        "trees that count them; counted over the whole process and divided "
+        "by its operations):", 72, initial_indent="  ", subsequent_indent="  ")]
+    for r in counted[:1] + counted[1:][-1:]:
+        out.append("    %3d threads  %s" % (r["threads"], "  ".join(
+            "%s %s" % (v, ", ".join(
+                "%s %.2f" % (name, r["variants"][v + "-lockstat"]["lockstat"][lock]["acq"])
+                for lock, name in GLOBAL_LOCK_NAMES
+                if lock in r["variants"][v + "-lockstat"]["lockstat"]))
+            for v in ("stock", "patched"))))
+    return out
 
 
 def latency_part(rows):

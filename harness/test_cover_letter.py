@@ -169,13 +169,22 @@ class CoverLetterTest(unittest.TestCase):
         # variants is left out.
         lat = lambda p99, p999, mx: {"create_latency": {
             "n": 1000, "p50_ns": 20000, "p99_ns": p99, "p999_ns": p999, "max_ns": mx}}
+        locks = lambda s, t, d: {"lockstat": {  # noqa: E731
+            "stack_list": {"acq": s}, "load_tls": {"acq": t}, "default_attr": {"acq": d},
+            "shards": {"acq": 1}}}
         row = lambda case, group, n, p, v: {"case": case, "group": group, "threads": n,
                                             "param": p, "variants": v}
         doc = {"machine": {"cores": 2, "cpu": "Xeon", "mem_gib": 24, "kernel": "6.18"},
                "date": "2026-12-07T08:00:00", "reps": 5, "summary": [
                    row("create-join", "create-join", 1, "", {
                        "stock": {"median": 100000}, "patched": {
-                           "median": 108000, "ratio": 1.08, "ratio_ci": [1.03, 1.12]}}),
+                           "median": 108000, "ratio": 1.08, "ratio_ci": [1.03, 1.12]},
+                       "stock-lockstat": locks(2, 1, 1), "patched-lockstat": locks(0, 0, 0)}),
+                   row("create-join", "create-join", 500, "", {
+                       "stock": {"median": 20000}, "patched": {
+                           "median": 30000, "ratio": 1.5, "ratio_ci": [1.2, 1.9]},
+                       "stock-lockstat": locks(2.01, 1, 1),
+                       "patched-lockstat": locks(0.004, 0, 0)}),
                    row("create-latency", "create-latency", 500, "empty", {
                        "stock": lat(12100000, 109000000, 365000000),
                        "patched": lat(720000, 27000000, 852000000)}),
@@ -194,6 +203,11 @@ class CoverLetterTest(unittest.TestCase):
             self.assertIn("500 threads stock 12 / 109 / 365 patched 0.72 / 27 / 852 "
                           "clone 2.10 / 27 / 979", t)
             self.assertNotIn(" 40 threads stock", t)
+            # Global lock acquisitions at the fewest and most creators.
+            self.assertIn("1 threads stock GL (dl_stack_cache_lock) 2.00, "
+                          "GL (dl_load_tls_lock) 1.00, __default_pthread_attr_lock 1.00 "
+                          "patched GL (dl_stack_cache_lock) 0.00,", t)
+            self.assertIn("500 threads stock GL (dl_stack_cache_lock) 2.01,", t)
 
 
 if __name__ == "__main__":
