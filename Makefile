@@ -12,16 +12,19 @@ BASE ?= 2.43
 else
 BASE ?= local
 endif
-# The default variants are harness/lib.sh's DEFAULT_VARIANTS; for the
-# benchmarks, its bench_variants (with the lock-counting builds).
+# The default variants are harness/lib.sh's DEFAULT_VARIANTS; the
+# benchmarks' (bench, bench-bundle) are its bench_variants, which may add
+# lock-counting builds that only the benchmarks build and run.
 ifeq ($(origin VARIANTS),undefined)
-ifneq ($(filter bench bench-bundle,$(MAKECMDGOALS)),)
-VARIANTS := $(shell BASE='$(BASE)' GLIBC_SRC='$(GLIBC_SRC)' PATCHES='$(PATCHES)' STOCK='$(STOCK)' \
-  BENCH='$(BENCH)' bash -c '. harness/lib.sh && bench_variants')
-else
 VARIANTS := $(shell bash -c '. harness/lib.sh && echo "$$DEFAULT_VARIANTS"')
+ifneq ($(filter bench bench-bundle,$(MAKECMDGOALS)),)
+bench_variants := $(shell BASE='$(BASE)' GLIBC_SRC='$(GLIBC_SRC)' PATCHES='$(PATCHES)' \
+  STOCK='$(STOCK)' BENCH='$(BENCH)' BENCH_THREADS='$(BENCH_THREADS)' \
+  bash -c '. harness/lib.sh && bench_variants')
 endif
 endif
+bench_variants ?= $(VARIANTS)
+bench_extra := $(filter-out $(VARIANTS),$(bench_variants))
 # Everything generated: harness/lib.sh's $BUILD, where empty means build/.
 ifeq ($(BUILD),)
 override BUILD := $(CURDIR)/build
@@ -87,10 +90,12 @@ check-fixes:  ## each fix of series.fixes: its bug's reproducer fails before it 
 	$(H)/check-fixes.sh
 
 bench: sysroot  ## benchmarks, stock vs patched, report in build/bench/ (BENCH=quick|NAME)
-	$(H)/bench.sh $(VARIANTS)
+	$(if $(bench_extra),ARCH_NEED=run $(H)/build.sh $(bench_extra))
+	$(H)/bench.sh $(bench_variants)
 
 bench-bundle: sysroot  ## a tarball that runs the benchmarks with ./run on any x86_64 Linux with python3
-	BUNDLE=1 $(H)/bench.sh $(VARIANTS)
+	$(if $(bench_extra),ARCH_NEED=run $(H)/build.sh $(bench_extra))
+	BUNDLE=1 $(H)/bench.sh $(bench_variants)
 
 mail:  ## the series as mails for libc-alpha in $(BUILD)/mail/$(BASE)/: fixes/ and scale/ (two threads), bugs/ (a Bugzilla report per stock bug; BZ=name=NUMBER,... once filed); your git identity signs off; GLIBC_SRC=checkout to check git am there
 	$(H)/mail.sh

@@ -633,6 +633,22 @@ def runs_in(variants, group, case):
             if not lockstat_base(v) or (group, case) in LOCKSTAT_RUNS]
 
 
+def run_order(variants, rep):
+    """The order of VARIANTS in repetition REP: the compared ones rotated
+    (apps.rotated), so that none always follows another, then the
+    instrumented ones, which are compared with nothing."""
+    return apps.rotated(compared(variants), rep) + \
+        [v for v in variants if lockstat_base(v)]
+
+
+def counts_locks(mode, threads=None):
+    """Whether BENCH=MODE with THREADS runs what the instrumented variants
+    count (for make bench's default variants); BENCH=quick, a smoke test,
+    does not run them."""
+    return mode != "quick" and any(c[:2] in LOCKSTAT_RUNS
+                                   for c in plan(mode, threads).cfgs)
+
+
 # A bundle (make bench-bundle) carries the benchmark binaries, each
 # sysroot's run-time files and this runner, and runs without a compiler on
 # another x86_64 Linux machine:
@@ -1376,7 +1392,12 @@ def projected(m, n):
 def lockstat_report(rows, variants, doc):
     inst = [v for v in variants if lockstat_base(v)]
     srows = [r for r in rows if any("lockstat" in r["variants"].get(v, {}) for v in inst)]
-    if not srows:
+    # Their failed runs: the rate tables, which name the others', leave
+    # these variants out.
+    failed = ["%s %s %d threads, %s: %d failed" % (
+        r["case"], r["param"] or "-", r["threads"], v, len(r["variants"][v]["errors"]))
+        for r in rows for v in inst if r["variants"].get(v, {}).get("errors")]
+    if not srows and not failed:
         return []
     out = ["## Lock statistics (instrumented variants, experiments/lockstat.patch)", "",
            "Per operation (create+join, or seed work unit), medians over the "
@@ -1403,6 +1424,8 @@ def lockstat_report(rows, variants, doc):
                           fmt(x.get("held_ns"), 0), fmt(x.get("wait_ns"), 0)]
         out.append("| " + " | ".join(cells) + " |")
     out.append("")
+    if failed:
+        out += ["**Failed** (their output is in results.json): %s." % "; ".join(failed), ""]
     model = doc.get("lock_model") or {}
     if model:
         out += ["## Model: the ceiling a global lock puts on create+join", "",
@@ -1801,7 +1824,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--base")
     ap.add_argument("--build", help="build/<base>")
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out")
+    ap.add_argument("--counts-locks", action="store_true",
+                    help="exit 0 if --bench with --threads runs what the "
+                    "lock-counting variants count, 1 if not; run nothing")
     ap.add_argument("--bundle", help="run the bundle in this directory")
     ap.add_argument("--make-bundle", action="store_true",
                     help="write a bundle of VARIANTS into --out, run nothing")
@@ -1818,6 +1844,14 @@ def main():
                     help="render report.md and the plots again from results.json")
     ap.add_argument("variants", nargs="*")
     a = ap.parse_args()
+    if a.counts_locks:
+        return 0 if counts_locks(a.bench, a.threads) else 1
+    if not a.out:
+        sys.exit("run.py: give --out")
+    if a.variants and not compared(a.variants):
+        sys.exit("run.py: %s count locks for the lock table; name them beside "
+                 "the variants they count (e.g. stock patched %s)"
+                 % (" ".join(a.variants), " ".join(a.variants)))
     manifest = None
     if a.bundle:
         with open(os.path.join(a.bundle, "manifest.json")) as f:
@@ -1842,6 +1876,10 @@ def main():
         print("==> %s" % os.path.join(a.out, "report.md"))
         return 0
     quick = a.bench == "quick"
+    if not counts_locks(a.bench, a.threads) and len(compared(a.variants)) < len(a.variants):
+        print("run.py: BENCH=%s runs nothing that %s count: not run" % (
+            a.bench, " ".join(v for v in a.variants if lockstat_base(v))))
+        a.variants = compared(a.variants)
     reps = a.reps or (3 if quick else 5)
     seconds = a.seconds or (0.3 if quick else 0.5)
     if reps < 1:
@@ -1909,7 +1947,8 @@ def main():
         for rep in range(reps + (1 if syscall_events else 0)):
             profile = rep == reps
             # The system calls per operation of the compared variants.
-            for v in apps.rotated(compared(variants) if profile else variants, rep):
+            for v in (apps.rotated(compared(variants), rep) if profile
+                      else run_order(variants, rep)):
                 def once():
                     return run_one(
                         bins[(v, case)], n, param,

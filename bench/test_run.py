@@ -313,6 +313,22 @@ class InstrumentTest(unittest.TestCase):
         self.assertEqual(old["load_tls"]["acq"], 2)
         self.assertIsNone(run.parse_lockstat("no lines\n"))
 
+    def test_run_order_pairs_the_compared_variants(self):
+        vs = ["stock", "patched", "stock-lockstat", "patched-lockstat"]
+        self.assertEqual(run.run_order(vs, 0), vs)
+        self.assertEqual(run.run_order(vs, 1), ["patched", "stock"] + vs[2:])
+
+    def test_counts_locks(self):
+        # Whether make bench needs the lock-counting builds.
+        self.assertTrue(run.counts_locks("default"))
+        self.assertTrue(run.counts_locks("seed"))
+        self.assertTrue(run.counts_locks("condvar,create-join"))
+        self.assertFalse(run.counts_locks("condvar"))
+        self.assertFalse(run.counts_locks("stack-advise"))
+        self.assertFalse(run.counts_locks("default", "32"))
+        self.assertTrue(run.counts_locks("default", "1,32"))
+        self.assertFalse(run.counts_locks("quick"))
+
     def test_resume_counts_the_variants_each_case_runs(self):
         """--resume: a configuration is done when every variant that runs
         it has run; the instrumented ones run create+join, not the floor."""
@@ -823,6 +839,8 @@ cat > "$out" <<EOF
 #!/bin/sh
 # At 500 threads, with FAKE_DIR/hang, as a run stopped by a time limit.
 case " \$* " in *" -t 500 "*) [ -e "\$FAKE_DIR/hang" ] && sleep 600;; esac
+# With FAKE_DIR/fail-VARIANT, as a run that fails.
+[ -e "\$FAKE_DIR/fail-%(variant)s" ] && { echo "bench: pthread_create: EAGAIN" >&2; exit 1; }
 echo '{"ops": 1000, "rate": %(rate)s, "thread_ops_min": 1, "thread_ops_max": 1, "process_cpu_pct": 50.0, "machine_busy_pct": 50.0, "rss_kib": 1024, "ops_total": 1000}'
 %(stderr)s
 EOF
@@ -873,7 +891,7 @@ class RunTest(unittest.TestCase):
                 ("patched-lockstat", 140, 100, LOCKSTAT_LINE % 0)):
             build = os.path.join(self.dir, "build")
             self.write(run.variant_dir(build, v, "cc"),
-                       FAKE_CC % {"rate": rate, "stderr": stderr}, 0o755)
+                       FAKE_CC % {"rate": rate, "stderr": stderr, "variant": v}, 0o755)
             self.write(run.variant_dir(build, v, "run"), FAKE_RUN % {"variant": v}, 0o755)
             self.write(os.path.join(run.variant_dir(build, v, "root"), "NPTL-SCALE"),
                        "base: fake %s\n" % v)
@@ -906,7 +924,7 @@ class RunTest(unittest.TestCase):
         alone, and have the lock table and the model only: no column of
         the rate tables, no ratio, no glibc benchtests."""
         r, doc, report = self.bench(
-            "create-join,seed-work,glibc",
+            "create-join,seed-work,glibc,stress-ng",
             ("stock", "patched", "stock-lockstat", "patched-lockstat"))
         self.assertEqual(r.returncode, 0, r.stderr)
         ran = collections.defaultdict(set)
@@ -918,6 +936,11 @@ class RunTest(unittest.TestCase):
         self.assertNotIn("lockstat /s", report)
         self.assertNotIn("stock-lockstat ->", doc["glibc_benchtests"])
         self.assertIn("stock -> patched", doc["glibc_benchtests"])
+        self.assertNotIn("lockstat", doc["stress_ng"])
+        # The compared variants are paired back to back, the instrumented
+        # ones after them.
+        order = [x["variant"] for x in doc["results"] if x["case"] == "create-join"]
+        self.assertEqual(order[:4], ["stock", "patched", "stock-lockstat", "patched-lockstat"])
         self.assertIn("## Lock statistics", report)
         lock_rows = [l for l in report.splitlines()
                      if l.startswith("| create-join |") and l.count("|") > 30]
@@ -930,6 +953,27 @@ class RunTest(unittest.TestCase):
         self.assertIn("stock, H at 1 creator", doc["lock_model"])
         self.assertEqual(doc["lock_model"]["stock, H at 1 creator"]["r1"], 100)
         self.assertIn("- stock-lockstat: base: fake stock-lockstat", report)
+
+    def test_failed_instrumented_runs_are_named(self):
+        """The rate tables leave the instrumented variants out, so the
+        lock table names their failed runs; make bench fails."""
+        self.write(os.path.join(self.dir, "fail-patched-lockstat"), "")
+        r, doc, report = self.bench("create-join", ("stock", "patched", "stock-lockstat",
+                                                    "patched-lockstat"))
+        self.assertNotEqual(r.returncode, 0)
+        lock_part = report.split("## Lock statistics")[1]
+        self.assertIn("**Failed**", lock_part)
+        self.assertIn("create-join - 1 threads, patched-lockstat: 1 failed", lock_part)
+
+    def test_instrumented_variants_alone_are_refused(self):
+        r = subprocess.run(
+            [sys.executable, RUN_PY, "--base", "fake", "--build",
+             os.path.join(self.dir, "build"), "--out", self.out, "--bench", "create-join",
+             "stock-lockstat", "patched-lockstat"],
+            env=self.env, capture_output=True, text=True, timeout=60)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn("name them beside the variants they count", r.stderr)
+        self.assertFalse(os.path.exists(self.out))
 
     def test_floor_with_calls_is_a_share_of_the_bare_floor(self):
         """The clone floor with glibc's calls is reported as a share of the

@@ -173,17 +173,18 @@ def lock_part(rows):
                      key=lambda r: r["threads"])
     if not counted:
         return []
+    ends = counted[:1] + counted[1:][-1:]
     out = ["", textwrap.fill(
-        "Acquisitions per create+join of each global lock (builds of the same "
-        "trees that count them; counted over the whole process and divided "
-        "by its operations):", 72, initial_indent="  ", subsequent_indent="  ")]
-    for r in counted[:1] + counted[1:][-1:]:
-        out.append("    %3d threads  %s" % (r["threads"], "  ".join(
-            "%s %s" % (v, ", ".join(
-                "%s %.2f" % (name, r["variants"][v + "-lockstat"]["lockstat"][lock]["acq"])
-                for lock, name in GLOBAL_LOCK_NAMES
-                if lock in r["variants"][v + "-lockstat"]["lockstat"]))
-            for v in ("stock", "patched"))))
+        "Acquisitions per create+join of each global lock, with %s creators "
+        "(builds of the same trees that count them; counted over the whole "
+        "process and divided by its operations):"
+        % " and ".join(str(r["threads"]) for r in ends),
+        72, initial_indent="  ", subsequent_indent="  ")]
+    for lock, name in GLOBAL_LOCK_NAMES:
+        cells = [" / ".join("%.2f" % r["variants"][v + "-lockstat"]["lockstat"][lock]["acq"]
+                            if lock in r["variants"][v + "-lockstat"]["lockstat"] else "-"
+                            for r in ends) for v in ("stock", "patched")]
+        out.append("    %-28s stock %-11s patched %s" % (name, cells[0], cells[1]))
     return out
 
 

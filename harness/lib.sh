@@ -333,18 +333,17 @@ apply_excludes () {
 DEFAULT_VARIANTS="stock patched"
 
 # The variants `make bench` runs when none is named: the defaults and,
-# where the series has them (2.43) and BENCH runs create+join or the seed
-# cases (default, full, or named), the lock-counting builds of stock and
-# patched (series.stock-lockstat, series.patched-lockstat), which
-# bench/run.py runs for the lock table only.
+# where the series has them (2.43) and BENCH with BENCH_THREADS runs
+# what they count (bench/run.py's counts_locks), the lock-counting builds
+# of stock and patched (series.stock-lockstat, series.patched-lockstat),
+# which bench/run.py runs for the lock table only.
 bench_variants () {
   local d v=$DEFAULT_VARIANTS
-  case ",${BENCH:-default}," in
-    ,default,|,full,|*,create-join,*|*,seed,*|*,seed-work,*)
-      d=$(patch_dir 2>/dev/null) \
-        && [ -f "$d/series.stock-lockstat" ] && [ -f "$d/series.patched-lockstat" ] \
-        && v="$v stock-lockstat patched-lockstat" ;;
-  esac
+  d=$(patch_dir 2>/dev/null) \
+    && [ -f "$d/series.stock-lockstat" ] && [ -f "$d/series.patched-lockstat" ] \
+    && python3 "$TOP/bench/run.py" --counts-locks --bench "${BENCH:-default}" \
+         ${BENCH_THREADS:+--threads "$BENCH_THREADS"} 2>/dev/null \
+    && v="$v stock-lockstat patched-lockstat"
   echo "$v"
 }
 

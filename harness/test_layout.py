@@ -98,6 +98,7 @@ class LayoutTest(unittest.TestCase):
         for args, want in ((["BASE=2.43"], inst), (["BASE=2.43", "BENCH=seed"], inst),
                            (["BASE=2.43", "BENCH=condvar,create-join"], inst),
                            (["BASE=2.43", "BENCH=quick"], plain),
+                           (["BASE=2.43", "BENCH_THREADS=32"], plain),
                            (["BASE=2.43", "BENCH=condvar"], plain),
                            (["BASE=2.43", "VARIANTS=stock patched"], plain),
                            (["BASE=2.36"], plain)):
@@ -107,6 +108,14 @@ class LayoutTest(unittest.TestCase):
                                      env=env, capture_output=True, text=True).stdout
                 self.assertEqual([l for l in out.splitlines()
                                   if l.startswith("harness/bench.sh")], [want], out)
+        # Only the benchmarks build and run them: not make check, named
+        # beside bench.
+        out = subprocess.run(["make", "-s", "-C", TOP, "--no-print-directory", "-n",
+                              "check", "bench", "BASE=2.43"],
+                             env=env, capture_output=True, text=True).stdout.splitlines()
+        self.assertIn("harness/check.sh stock patched", out)
+        self.assertIn("ARCH_NEED=run harness/build.sh stock-lockstat patched-lockstat", out)
+        self.assertIn(inst, out)
 
 
 def env_sh(script):
