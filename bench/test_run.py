@@ -906,11 +906,11 @@ class RunTest(unittest.TestCase):
             f.write(text)
         os.chmod(path, mode)
 
-    def bench(self, mode, variants=("stock", "patched")):
+    def bench(self, mode, variants=("stock", "patched"), reps=1):
         r = subprocess.run(
             [sys.executable, RUN_PY, "--base", "fake", "--build",
              os.path.join(self.dir, "build"), "--out", self.out, "--bench", mode,
-             "--reps", "1", "--seconds", "0.01", "--in-env",
+             "--reps", str(reps), "--seconds", "0.01", "--in-env",
              os.path.join(self.dir, "tools", "in-env")] + list(variants),
             env=self.env, capture_output=True, text=True, timeout=300)
         with open(os.path.join(self.out, "results.json")) as f:
@@ -925,7 +925,7 @@ class RunTest(unittest.TestCase):
         the rate tables, no ratio, no glibc benchtests."""
         r, doc, report = self.bench(
             "create-join,seed-work,glibc,stress-ng",
-            ("stock", "patched", "stock-lockstat", "patched-lockstat"))
+            ("stock", "patched", "stock-lockstat", "patched-lockstat"), reps=2)
         self.assertEqual(r.returncode, 0, r.stderr)
         ran = collections.defaultdict(set)
         for x in doc["results"]:
@@ -940,7 +940,8 @@ class RunTest(unittest.TestCase):
         # The compared variants are paired back to back, the instrumented
         # ones after them.
         order = [x["variant"] for x in doc["results"] if x["case"] == "create-join"]
-        self.assertEqual(order[:4], ["stock", "patched", "stock-lockstat", "patched-lockstat"])
+        self.assertEqual(order[:8], ["stock", "patched", "stock-lockstat", "patched-lockstat",
+                                     "patched", "stock", "stock-lockstat", "patched-lockstat"])
         self.assertIn("## Lock statistics", report)
         lock_rows = [l for l in report.splitlines()
                      if l.startswith("| create-join |") and l.count("|") > 30]
