@@ -627,6 +627,11 @@ def compared(variants):
     return [v for v in variants if not lockstat_base(v)]
 
 
+def instrumented(variants):
+    """Of VARIANTS, the instrumented ones."""
+    return [v for v in variants if lockstat_base(v)]
+
+
 def runs_in(variants, group, case):
     """Of VARIANTS, those that run GROUP's CASE."""
     return [v for v in variants
@@ -637,8 +642,7 @@ def run_order(variants, rep):
     """The order of VARIANTS in repetition REP: the compared ones rotated
     (apps.rotated), so that none always follows another, then the
     instrumented ones, which are compared with nothing."""
-    return apps.rotated(compared(variants), rep) + \
-        [v for v in variants if lockstat_base(v)]
+    return apps.rotated(compared(variants), rep) + instrumented(variants)
 
 
 def counts_locks(mode, threads=None):
@@ -743,14 +747,17 @@ def bootstrap(xs, resamples=BOOTSTRAP_RESAMPLES, level=BOOTSTRAP_LEVEL,
             meds[round((1 - tail) * (resamples - 1))])
 
 
+def config_key(r):
+    """The configuration of a run or a summary row."""
+    return (r["group"], r["case"], r["threads"], r["param"])
+
+
 def summarize(results, variants):
     """Per configuration: median rate per variant and the pairwise ratios."""
     rows = []
-    for key in sorted({(r["group"], r["case"], r["threads"], r["param"])
-                       for r in results},
+    for key in sorted({config_key(r) for r in results},
                       key=lambda k: (k[0], k[1], k[3], k[2])):
-        runs = [r for r in results
-                if (r["group"], r["case"], r["threads"], r["param"]) == key]
+        runs = [r for r in results if config_key(r) == key]
         row = {"group": key[0], "case": key[1], "threads": key[2],
                "param": key[3], "variants": {}}
         for v in variants:
@@ -956,9 +963,7 @@ def attach_profiles(rows, profile):
         if "error" in r:
             continue
         for row in rows:
-            if (row["group"], row["case"], row["threads"], row["param"]) == \
-                    (r["group"], r["case"], r["threads"], r["param"]) \
-                    and r["variant"] in row["variants"]:
+            if config_key(row) == config_key(r) and r["variant"] in row["variants"]:
                 row["variants"][r["variant"]]["profile"] = profile_summary(r)
 
 
@@ -1013,7 +1018,7 @@ TITLES = {
 
 def report(doc, rows, variants, path):
     # The instrumented variants have the lock table only.
-    inst = [v for v in variants if lockstat_base(v)]
+    inst = instrumented(variants)
     variants = compared(variants)
     m = doc["machine"]
     out = ["# nptl-scale benchmarks: glibc %s, %s" % (doc["base"], " vs ".join(variants)),
@@ -1390,7 +1395,7 @@ def projected(m, n):
 
 
 def lockstat_report(rows, variants, doc):
-    inst = [v for v in variants if lockstat_base(v)]
+    inst = instrumented(variants)
     srows = [r for r in rows if any("lockstat" in r["variants"].get(v, {}) for v in inst)]
     # Their failed runs: the rate tables, which name the others', leave
     # these variants out.
@@ -1760,15 +1765,14 @@ def derive(doc, variants, outdir):
     and writes the runs in glibc's benchtests format (DOC's benchout)."""
     main = compared(variants)
     rows = summarize([r for r in doc["results"] if r["variant"] in main], main)
-    inst = [v for v in variants if v not in main]
+    inst = instrumented(variants)
     if inst:
         # The instrumented variants' figures join the rows of the same
         # configurations, for the lock table and the model only.
-        key = lambda r: (r["group"], r["case"], r["threads"], r["param"])  # noqa: E731
-        by_key = {key(r): r for r in rows}
+        by_key = {config_key(r): r for r in rows}
         for lrow in summarize([r for r in doc["results"] if r["variant"] in inst], inst):
-            if key(lrow) in by_key:
-                by_key[key(lrow)]["variants"].update(lrow["variants"])
+            if config_key(lrow) in by_key:
+                by_key[config_key(lrow)]["variants"].update(lrow["variants"])
     attach_profiles(rows, doc.get("syscall_profile", []))
     doc["lock_model"] = lock_model(rows, variants)
     doc["benchout"] = write_benchout(doc["results"], main, outdir)
@@ -1795,16 +1799,15 @@ def resumed(doc, outdir, variants, profiled):
                  "(mode, threads, reps, seconds, the version of the harness "
                  "and variants must match)"
                  % os.path.join(outdir, "results.json"))
-    key = lambda r: (r["group"], r["case"], r["threads"], r["param"])  # noqa: E731
-    runs = collections.Counter(key(r) for r in old["results"])
-    profiles = collections.Counter(key(r) for r in old.get("syscall_profile", []))
+    runs = collections.Counter(config_key(r) for r in old["results"])
+    profiles = collections.Counter(config_key(r) for r in old.get("syscall_profile", []))
     done = {k for k, n in runs.items()
             if n == doc["reps"] * len(runs_in(variants, k[0], k[1]))
             and (not profiled
                  or profiles[k] == len(compared(runs_in(variants, k[0], k[1]))))}
     doc["date"] = old["date"]
-    doc["results"] = [r for r in old["results"] if key(r) in done]
-    doc["syscall_profile"] = [r for r in old.get("syscall_profile", []) if key(r) in done]
+    doc["results"] = [r for r in old["results"] if config_key(r) in done]
+    doc["syscall_profile"] = [r for r in old.get("syscall_profile", []) if config_key(r) in done]
     print("==> resuming: %d configurations done" % len(done))
     return done
 
@@ -1878,7 +1881,7 @@ def main():
     quick = a.bench == "quick"
     if not counts_locks(a.bench, a.threads) and len(compared(a.variants)) < len(a.variants):
         print("run.py: BENCH=%s runs nothing that %s count: not run" % (
-            a.bench, " ".join(v for v in a.variants if lockstat_base(v))))
+            a.bench, " ".join(instrumented(a.variants))))
         a.variants = compared(a.variants)
     reps = a.reps or (3 if quick else 5)
     seconds = a.seconds or (0.3 if quick else 0.5)
@@ -1947,8 +1950,7 @@ def main():
         for rep in range(reps + (1 if syscall_events else 0)):
             profile = rep == reps
             # The system calls per operation of the compared variants.
-            for v in (apps.rotated(compared(variants), rep) if profile
-                      else run_order(variants, rep)):
+            for v in run_order(compared(variants) if profile else variants, rep):
                 def once():
                     return run_one(
                         bins[(v, case)], n, param,
