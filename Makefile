@@ -89,12 +89,15 @@ check-series:  ## bisectability: build and test each prefix of the series agains
 check-fixes:  ## each fix of series.fixes: its bug's reproducer fails before it and passes with it, its tests pass, and the same with the fix alone on stock where it applies alone
 	$(H)/check-fixes.sh
 
+# The builds that only the benchmarks run (bench_extra), before them.
+build_bench_extra = $(if $(bench_extra),ARCH_NEED=run $(H)/build.sh $(bench_extra))
+
 bench: sysroot  ## benchmarks, stock vs patched, report in build/bench/ (BENCH=quick|NAME)
-	$(if $(bench_extra),ARCH_NEED=run $(H)/build.sh $(bench_extra))
+	$(build_bench_extra)
 	$(H)/bench.sh $(bench_variants)
 
 bench-bundle: sysroot  ## a tarball that runs the benchmarks with ./run on any x86_64 Linux with python3
-	$(if $(bench_extra),ARCH_NEED=run $(H)/build.sh $(bench_extra))
+	$(build_bench_extra)
 	BUNDLE=1 $(H)/bench.sh $(bench_variants)
 
 mail:  ## the series as mails for libc-alpha in $(BUILD)/mail/$(BASE)/: fixes/ and scale/ (two threads), bugs/ (a Bugzilla report per stock bug; BZ=name=NUMBER,... once filed); your git identity signs off; GLIBC_SRC=checkout to check git am there

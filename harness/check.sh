@@ -78,7 +78,8 @@ cond_legacy_coverage () {
   else echo "FAIL: nptl/cond-legacy-coverage: not run in the legacy mode: ${missing[*]}"; fi
 }
 
-# run_tests VARIANT SUBDIR JOBS TEST...: make the tests' .out files.
+# run_tests VARIANT SUBDIR JOBS TEST...: make the tests' .out files, with
+# the prerequisites that glibc's makefiles lack (test-deps.mk).
 run_tests () {
   local sub=$2 j=$3 obj src t targets=()
   obj=$(variant_dir "$1" obj) src=$(variant_dir "$1" src)
@@ -91,6 +92,7 @@ run_tests () {
     targets+=("$obj/$sub/$t.out")
   done
   in_env "$src/$sub" timeout "$MAKE_LIMIT" make -r -k -j"$j" \
+    -f Makefile -f "$TOP/harness/test-deps.mk" \
     objdir="$obj" subdir="$sub" ..=../ "${targets[@]}" >> "$log" 2>&1
   return 0
 }
@@ -357,6 +359,7 @@ check_key () {
   local h
   h=$(cd "$TOP" && hash_files "${SELECTION:-$TOP/harness/check-selection}" "$(known_failures)" \
     harness/check.sh harness/compare.py harness/env.sh harness/lib.sh harness/print-var.mk \
+    harness/test-deps.mk \
     harness/smoke.sh harness/posixtests.py harness/mtrtests.py harness/abi-probe.c \
     $(find testsuite -type f | sort))
   echo "$(cat "$(variant_dir "$1")/stamp.installed") $(cat "$(variant_dir stock)/stamp.installed")" \
