@@ -913,7 +913,7 @@ def profile_summary(run):
     operations of the process, warm-up included, as perf counts the whole
     process): system calls by name where above SYSCALL_MIN, "other" (the
     total less the named ones) where above it too, the total, TLB flushes,
-    function-call IPIs; and its exit delays."""
+    function-call IPIs, page faults; and its exit delays."""
     perf, ops = run.get("perf") or {}, per_op(run)
     out = {}
     if SYSCALL_TOTAL in perf:
@@ -928,6 +928,8 @@ def profile_summary(run):
         out["tlb_flush"] = perf["tlb:tlb_flush"] / ops
     if any(e in perf for e in IPIS):
         out["ipi"] = sum(perf.get(e, 0) for e in IPIS) / ops
+    if "page-faults" in perf:
+        out["page_faults"] = perf["page-faults"] / ops
     if run.get("exit_delays"):
         out["exit_delays"] = run["exit_delays"]
     if out and run.get("perf_window") == "measure":
@@ -1218,15 +1220,19 @@ def syscall_report(rows, variants):
                       "-" if r is fl or fp is None
                       else "- (the floor's count is partial)" if floor_partial
                       else floor_diff(p["syscalls_all"], fp),
-                      fmt(p.get("tlb_flush"), 3), fmt(p.get("ipi"), 3)])
-    return ["## System calls, TLB flushes and function-call IPIs per operation", "",
+                      fmt(p.get("tlb_flush"), 3), fmt(p.get("ipi"), 3),
+                      fmt(p.get("page_faults"), 1)])
+    return ["## System calls, TLB flushes, function-call IPIs and page faults per operation", "",
             "One more run per configuration and variant, with tracepoints, not "
             "used for the rates: %s.  Calls named where above %s per operation; other = "
             "every call (raw_syscalls:sys_enter) less the named ones.  Beyond "
             "the floor = the calls per operation less those of clone-floor "
             "at the same thread count under the same variant: what glibc adds "
             "to the kernel's minimum.  IPIs = irq_vectors:call_function_entry "
-            "+ call_function_single_entry.  **Partial**: perf counted only "
+            "+ call_function_single_entry.  Page faults = the page-faults "
+            "event: first touches of memory, also of memory that an munmap "
+            "or madvise gave back (a thread's stack, or malloc's heap trimmed "
+            "by free).  **Partial**: perf counted only "
             "part of that run's measured period (fewer than %s clones per "
             "operation where each operation makes one; elsewhere a "
             "task-clock below %d%% of the CPU time the driver measured over "
@@ -1237,7 +1243,7 @@ def syscall_report(rows, variants):
                 PERF_CLONES_MIN, round(100 * PERF_TASK_CLOCK_MIN)),
             ""] + table(
         ["case", "param", "threads", "variant", "calls per operation", "total",
-         "beyond the clone floor", "tlb_flush", "IPIs"], lines)
+         "beyond the clone floor", "tlb_flush", "IPIs", "page faults"], lines)
 
 
 # How the peak task count was read (TaskMonitor.priority); "?": a result

@@ -378,7 +378,7 @@ class InstrumentTest(unittest.TestCase):
         perf = {"syscalls:sys_enter_clone3": 1000, "syscalls:sys_enter_futex": 1500,
                 "syscalls:sys_enter_madvise": 5, "syscalls:sys_enter_exit": 1000,
                 run.SYSCALL_TOTAL: 3600, "tlb:tlb_flush": 540,
-                run.IPIS[0]: 10, run.IPIS[1]: 20}
+                run.IPIS[0]: 10, run.IPIS[1]: 20, "page-faults": 52000}
         p = run.profile_summary({"perf": perf, "ops": 500, "ops_total": 1000,
                                  "exit_delays": {"exits": 3}})
         # Per operation of the whole process (ops_total); madvise at 0.005
@@ -393,6 +393,7 @@ class InstrumentTest(unittest.TestCase):
         self.assertAlmostEqual(p["syscalls_total"], 3.6)
         self.assertAlmostEqual(p["tlb_flush"], 0.54)
         self.assertAlmostEqual(p["ipi"], 0.03)
+        self.assertAlmostEqual(p["page_faults"], 52.0)
         self.assertEqual(p["exit_delays"], {"exits": 3})
         self.assertEqual(p["window"], "process")
         self.assertEqual(run.profile_summary({"perf": {}, "ops": 1}), {})
