@@ -82,8 +82,7 @@ class LayoutTest(unittest.TestCase):
         self.assertEqual(lib("compared_variants", "patched", "stock"), ["patched stock"])
 
     def test_makefile_default_is_lib_sh(self):
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("VARIANTS", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+        env = make_env()
         out = subprocess.run(["make", "-s", "-C", TOP, "--no-print-directory", "-n", "check"],
                              env=env, capture_output=True, text=True).stdout
         self.assertEqual(out.splitlines()[-1], "harness/check.sh stock patched")
@@ -91,8 +90,7 @@ class LayoutTest(unittest.TestCase):
     def test_bench_adds_the_lock_counting_variants(self):
         # Where the series has them (2.43) and BENCH runs create+join or
         # the seed cases; a named VARIANTS stays as named.
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("VARIANTS", "BENCH", "MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+        env = make_env()
         inst = "harness/bench.sh stock patched stock-lockstat patched-lockstat"
         plain = "harness/bench.sh stock patched"
         for args, want in ((["BASE=2.43"], inst), (["BASE=2.43", "BENCH=seed"], inst),
@@ -116,6 +114,18 @@ class LayoutTest(unittest.TestCase):
         self.assertIn("harness/check.sh stock patched", out)
         self.assertIn("ARCH_NEED=run harness/build.sh stock-lockstat patched-lockstat", out)
         self.assertIn(inst, out)
+
+
+def make_env():
+    """The environment for a make run of these tests: ours, less what
+    picks the variants and benchmarks (VARIANTS, BENCH*), make's own, and
+    what the Makefile exports to its recipes, which a caller such as
+    check-series sets (PATCHES is its directory of steps)."""
+    with open(os.path.join(TOP, "Makefile")) as f:
+        exported = next(l.split()[1:] for l in f if l.startswith("export "))
+    return {k: v for k, v in os.environ.items()
+            if k not in ["VARIANTS", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"] + exported
+            and not k.startswith("BENCH")}
 
 
 def env_sh(script):
