@@ -4,8 +4,9 @@ developer's BASE or VARIANTS does not change what a test sees) and
 without make's own from an outer make."""
 import os
 
-MAKE_INPUTS = ("BUILD", "BASE", "STOCK", "ARCH", "GLIBC_SRC", "PATCHES",
-               "VARIANTS", "BENCH", "SELECTION", "ISOLATION", "JOBS",
+MAKE_INPUTS = ("BUILD", "BASE", "STOCK", "ARCH", "ARCHES", "GLIBC_SRC", "PATCHES",
+               "SERIES", "BZ", "VARIANTS", "BENCH", "BENCH_THREADS", "BENCH_REPS",
+               "BENCH_SECONDS", "SELECTION", "ISOLATION", "JOBS",
                "MAKEFLAGS", "MAKELEVEL", "MFLAGS")
 
 

@@ -9,7 +9,9 @@ import unittest
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(TOP, "bench"))
+sys.path.insert(0, os.path.join(TOP, "harness"))
 import run  # noqa: E402  (bench/run.py)
+from makeenv import make_env  # noqa: E402
 
 
 def lib(*words, build="/b", base="2.43", arch="x86_64"):
@@ -114,18 +116,6 @@ class LayoutTest(unittest.TestCase):
         self.assertIn("harness/check.sh stock patched", out)
         self.assertIn("ARCH_NEED=run harness/build.sh stock-lockstat patched-lockstat", out)
         self.assertIn(inst, out)
-
-
-def make_env():
-    """The environment for a make run of these tests: ours, less what
-    picks the variants and benchmarks (VARIANTS, BENCH*), make's own, and
-    what the Makefile exports to its recipes, which a caller such as
-    check-series sets (PATCHES is its directory of steps)."""
-    with open(os.path.join(TOP, "Makefile")) as f:
-        exported = next(l.split()[1:] for l in f if l.startswith("export "))
-    return {k: v for k, v in os.environ.items()
-            if k not in ["VARIANTS", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"] + exported
-            and not k.startswith("BENCH")}
 
 
 def env_sh(script):
