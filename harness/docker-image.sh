@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Make (once) the build image from docker/Dockerfile and print its name.
+# Where no Docker engine answers, dockerd is started first (env.sh's
+# docker_up), or the script stops with one line before building anything.
 #
 # The image starts FROM debian:bookworm where a registry gives it (or it is
 # already here).  Where none is reachable (the machines this project is
@@ -10,6 +12,7 @@
 # debootstrap) and builds nothing.  The image tag carries a hash of the
 # Dockerfile, so editing it makes a new image.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/env.sh"
 
 log=$BUILD/docker
 mkdir -p "$log"
@@ -46,6 +49,9 @@ debootstrap_base () {
   rm -rf "$rootfs"
 }
 
+# An engine first (started here where none answers, as for a build):
+# without one, debootstrap would run for minutes and `docker import` fail.
+need_docker
 if [ "$1" = --decide ]; then base_image_from; exit; fi
 
 tag=$(hash_files "$TOP/docker/Dockerfile")

@@ -47,18 +47,24 @@ docker_up () {
   echo $! > "$BUILD/docker/dockerd.pid"
   local i
   for i in $(seq 60); do
-    have_tool docker && return 0
+    have_tool docker && { export NPTL_SCALE_DOCKER_NOTED=1; return 0; }
     kill -0 "$(cat "$BUILD/docker/dockerd.pid")" 2>/dev/null || return 1
     sleep 1
   done
   return 1
 }
 
+# need_docker [WHAT [ALTERNATIVE]]: docker_up, or a one-line error that
+# says where dockerd's log is and which package gives Docker.
+need_docker () {
+  docker_up || die "${1:-no} Docker engine can be used (see $BUILD/docker/dockerd.log); install Docker ($(tool_hint dockerd))${2:+ $2}"
+}
+
 resolve_isolation () {
   case $ISOLATION in
     none) ;;
     docker)
-      docker_up || die "ISOLATION=docker but no Docker engine can be used (see $BUILD/docker/dockerd.log); install Docker ($(tool_hint dockerd)) or use ISOLATION=none"
+      need_docker "ISOLATION=docker but no" "or use ISOLATION=none"
       ;;
     auto)
       if docker_up; then ISOLATION=docker; else ISOLATION=none; note "Docker unusable here; building on the host (ISOLATION=none)"; fi

@@ -11,6 +11,9 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+import sys
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from makeenv import make_env  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KVER = os.uname().release
@@ -26,6 +29,24 @@ OS_RELEASE = {
 def docker_answers():
     return shutil.which("docker") and subprocess.run(
         ["docker", "info"], capture_output=True).returncode == 0
+
+
+def path_without(tmp, *tools):
+    """A PATH (a directory in TMP) with every command of this one except TOOLS."""
+    d = os.path.join(tmp, "bin-without-" + "-".join(tools))
+    if os.path.isdir(d):
+        return d
+    os.makedirs(d)
+    for p in os.environ["PATH"].split(os.pathsep):
+        if not os.path.isdir(p):
+            continue
+        for n in os.listdir(p):
+            if n in tools or os.path.lexists(os.path.join(d, n)):
+                continue
+            f = os.path.join(p, n)
+            if os.path.isfile(f) and os.access(f, os.X_OK):
+                os.symlink(f, os.path.join(d, n))
+    return d
 
 
 class ToolsTest(unittest.TestCase):
@@ -45,21 +66,7 @@ class ToolsTest(unittest.TestCase):
         return self.write("os-release." + name, OS_RELEASE[name])
 
     def path_without(self, *tools):
-        """A PATH with every command of this one except TOOLS."""
-        d = os.path.join(self.tmp, "bin-without-" + "-".join(tools))
-        if os.path.isdir(d):
-            return d
-        os.makedirs(d)
-        for p in os.environ["PATH"].split(os.pathsep):
-            if not os.path.isdir(p):
-                continue
-            for n in os.listdir(p):
-                if n in tools or os.path.lexists(os.path.join(d, n)):
-                    continue
-                f = os.path.join(p, n)
-                if os.path.isfile(f) and os.access(f, os.X_OK):
-                    os.symlink(f, os.path.join(d, n))
-        return d
+        return path_without(self.tmp, *tools)
 
     def fake_apt(self, provides=""):
         """An apt-get that logs its arguments; `install` puts the commands
@@ -75,8 +82,9 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
         return script, log, bindir
 
     def sh(self, script, os_release="debian", path=None, **env):
-        e = {k: v for k, v in os.environ.items()
-             if k not in ("BASE", "GLIBC_SRC", "AUTO_INSTALL", "APT_GET", "MAKEFLAGS")}
+        e = make_env()
+        for k in ("AUTO_INSTALL", "APT_GET"):
+            e.pop(k, None)
         e.update(OS_RELEASE=self.os_release(os_release), BUILD=self.tmp + "/build",
                  NPTL_SCALE_CACHE=self.tmp + "/cache")
         if path:
@@ -211,8 +219,7 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
         for tool in required.split():
             if tool != "make" and shutil.which(tool) is None:
                 self.write("fake-make/" + tool, "#!/bin/sh\nexit 0\n", 0o755)
-        e = {k: v for k, v in os.environ.items()
-             if k not in ("BASE", "GLIBC_SRC", "ISOLATION", "MAKEFLAGS", "MAKELEVEL")}
+        e = make_env()
         e.update(OS_RELEASE=self.os_release("ubuntu"), AUTO_INSTALL="0",
                  PATH=os.path.dirname(fake) + os.pathsep + self.path_without("perf", "stress-ng"))
         r = subprocess.run(["bash", TOP + "/ci/gate.sh"], env=e, capture_output=True, text=True)
@@ -270,33 +277,42 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
 
 
 class BaseImageTest(unittest.TestCase):
-    """docker-image.sh --decide with a fake docker: FAKE_HAVE says whether
-    debian:bookworm is here, FAKE_PULL whether a registry gives it."""
+    """docker-image.sh with a fake docker: FAKE_INFO says whether an engine
+    answers, FAKE_HAVE whether debian:bookworm is here, FAKE_PULL whether a
+    registry gives it; debootstrap is a fake that records it was run."""
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="nptl-scale-image.")
         self.addCleanup(shutil.rmtree, self.tmp, True)
         os.makedirs(self.tmp + "/bin")
-        with open(self.tmp + "/bin/docker", "w") as f:
-            f.write("""#!/bin/sh
+        for name, script in (("docker", """#!/bin/sh
 echo "$*" >> %s/docker.log
 case "$1 $2" in
+  info*) [ "$FAKE_INFO" = 1 ] ;;
   "image inspect") [ "$FAKE_HAVE" = 1 ] ;;
   pull*) [ "$FAKE_PULL" = 1 ] ;;
   *) exit 1 ;;
 esac
-""" % self.tmp)
-        os.chmod(self.tmp + "/bin/docker", 0o755)
+"""), ("debootstrap", "#!/bin/sh\necho \"$*\" >> %s/debootstrap.log\nexit 1\n")):
+            with open(self.tmp + "/bin/" + name, "w") as f:
+                f.write(script % self.tmp)
+            os.chmod(self.tmp + "/bin/" + name, 0o755)
 
-    def decide(self, have, pull, override=None):
-        e = {k: v for k, v in os.environ.items() if k not in ("BASE", "GLIBC_SRC", "BASE_IMAGE_FROM")}
-        e.update(PATH=self.tmp + "/bin" + os.pathsep + os.environ["PATH"],
-                 BUILD=self.tmp + "/build", FAKE_HAVE=have, FAKE_PULL=pull)
+    def image(self, have, pull, override=None, args=("--decide",), info="1", path=None):
+        e = make_env()
+        for k in ("BASE_IMAGE_FROM", "NPTL_SCALE_DOCKER_NOTED"):
+            e.pop(k, None)
+        e.update(PATH=self.tmp + "/bin" + os.pathsep + (path or os.environ["PATH"]),
+                 BUILD=self.tmp + "/build", NPTL_SCALE_CACHE=self.tmp + "/cache",
+                 FAKE_INFO=info, FAKE_HAVE=have, FAKE_PULL=pull, AUTO_INSTALL="0")
         if override is not None:
             e["BASE_IMAGE_FROM"] = override
-        r = subprocess.run([TOP + "/harness/docker-image.sh", "--decide"], env=e,
+        r = subprocess.run([TOP + "/harness/docker-image.sh", *args], env=e,
                            capture_output=True, text=True)
         return r.returncode, r.stdout.strip(), r.stderr
+
+    def decide(self, have, pull, override=None):
+        return self.image(have, pull, override)
 
     def pulled(self):
         try:
@@ -325,6 +341,20 @@ esac
         rc, _, err = self.decide("1", "1", "ftp")
         self.assertNotEqual(rc, 0)
         self.assertIn("BASE_IMAGE_FROM=ftp", err)
+
+    def test_no_engine_is_one_line_before_debootstrap(self):
+        """No engine answers and none can be started (no dockerd on PATH):
+        one error line naming Docker's package, before anything is built
+        (a fresh machine used to debootstrap for minutes, then fail at
+        `docker import`)."""
+        rc, _, err = self.image("0", "0", args=(), info="0",
+                                path=path_without(self.tmp, "dockerd"))
+        self.assertNotEqual(rc, 0)
+        self.assertFalse(os.path.exists(self.tmp + "/debootstrap.log"), err)
+        errors = [l for l in err.splitlines() if "error" in l]
+        self.assertEqual(len(errors), 1, err)
+        self.assertIn("no Docker engine can be used", errors[0])
+        self.assertIn("docker.io", errors[0])
 
 
 if __name__ == "__main__":
