@@ -5,15 +5,20 @@ as the control: REPS repetitions, the four runs of a repetition in
 rotated order.  Writes one JSON line per run to OUT (appending, so that
 an interrupted run resumes at its next repetition); --report prints the
 medians and the paired ratios with bench/run.py's bootstrap interval.
+ORDER: rotated (each repetition starts with the next configuration, so
+each always follows the same one), or shuffled (a random order per
+repetition, seeded by it, and PAUSE seconds of rest before every run).
 
-    max.py BINDIR OUT REPS THREADS SECONDS
+    max.py BINDIR OUT REPS THREADS SECONDS [ORDER [PAUSE]]
     max.py --report OUT
 """
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
+import time
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "bench"))
@@ -22,17 +27,20 @@ import run  # noqa: E402  (bench/run.py: bootstrap, paired_ratio)
 VARIANTS = [("stock", "empty"), ("patched", "empty"), ("stock", "clone"), ("patched", "clone")]
 
 
-def measure(bindir, out, reps, threads, seconds):
+def measure(bindir, out, reps, threads, seconds, order="rotated", pause=0.0):
     done = set()
     if os.path.exists(out):
         with open(out) as f:
             done = {(r["rep"], r["variant"]) for r in map(json.loads, f)}
     for rep in range(reps):
         k = rep % len(VARIANTS)
-        for lib, param in VARIANTS[k:] + VARIANTS[:k]:
+        configs = (random.Random(rep).sample(VARIANTS, len(VARIANTS)) if order == "shuffled"
+                   else VARIANTS[k:] + VARIANTS[:k])
+        for lib, param in configs:
             name = "%s/%s" % (lib, param)
             if (rep, name) in done:
                 continue
+            time.sleep(pause)
             p = subprocess.run([os.path.join(bindir, lib, "create-latency"), "-t", str(threads),
                                 "-w", "0.2", "-d", str(seconds), "-i", "0.1", "-p", param],
                                capture_output=True, text=True, check=True)
@@ -81,4 +89,5 @@ if __name__ == "__main__":
     if sys.argv[1] == "--report":
         report(sys.argv[2])
     else:
-        measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]))
+        measure(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]),
+                *sys.argv[6:7], *map(float, sys.argv[7:8]))
