@@ -49,10 +49,12 @@ debootstrap_base () {
   rm -rf "$rootfs"
 }
 
-# An engine first (started here where none answers, as for a build):
-# without one, debootstrap would run for minutes and `docker import` fail.
-need_docker
+# --decide only asks (an engine that does not answer reads as "no
+# registry") and starts nothing.  A build needs an engine first (started
+# here where none answers): without one, debootstrap would run for
+# minutes and `docker import` fail.
 if [ "$1" = --decide ]; then base_image_from; exit; fi
+need_docker
 
 tag=$(hash_files "$TOP/docker/Dockerfile")
 image=nptl-scale/build:$tag

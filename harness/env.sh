@@ -33,7 +33,7 @@ docker_up () {
   fi
   if ! have_tool dockerd; then
     ensure_tools -o dockerd
-    have_tool docker && return 0
+    have_tool docker && { export NPTL_SCALE_DOCKER_NOTED=1; return 0; }
     if ! have_tool dockerd; then
       command -v docker >/dev/null \
         && note "a docker client ($(command -v docker)) is installed but no dockerd, and $(tool_hint dockerd) could not be installed beside it without removing a package"

@@ -285,6 +285,8 @@ class BaseImageTest(unittest.TestCase):
         self.tmp = tempfile.mkdtemp(prefix="nptl-scale-image.")
         self.addCleanup(shutil.rmtree, self.tmp, True)
         os.makedirs(self.tmp + "/bin")
+        with open(self.tmp + "/os-release", "w") as f:
+            f.write(OS_RELEASE["debian"])
         for name, script in (("docker", """#!/bin/sh
 echo "$*" >> %s/docker.log
 case "$1 $2" in
@@ -304,7 +306,8 @@ esac
             e.pop(k, None)
         e.update(PATH=self.tmp + "/bin" + os.pathsep + (path or os.environ["PATH"]),
                  BUILD=self.tmp + "/build", NPTL_SCALE_CACHE=self.tmp + "/cache",
-                 FAKE_INFO=info, FAKE_HAVE=have, FAKE_PULL=pull, AUTO_INSTALL="0")
+                 FAKE_INFO=info, FAKE_HAVE=have, FAKE_PULL=pull, AUTO_INSTALL="0",
+                 OS_RELEASE=self.tmp + "/os-release")
         if override is not None:
             e["BASE_IMAGE_FROM"] = override
         r = subprocess.run([TOP + "/harness/docker-image.sh", *args], env=e,
