@@ -35,12 +35,14 @@ docker_up () {
     ensure_tools -o dockerd
     have_tool docker && { export NPTL_SCALE_DOCKER_NOTED=1; return 0; }
     if ! have_tool dockerd; then
-      command -v docker >/dev/null \
+      # Only where ensure_tools tried (can_install): otherwise its own
+      # note has named the package.
+      command -v docker >/dev/null && can_install \
         && note "a docker client ($(command -v docker)) is installed but no dockerd, and $(tool_hint dockerd) could not be installed beside it without removing a package"
       return 1
     fi
   fi
-  [ "$(id -u)" = 0 ] || return 1
+  [ "$(id -u)" = 0 ] || { note "Docker: no engine answers, and only root starts dockerd here"; return 1; }
   mkdir -p "$BUILD/docker"
   note "Docker: no engine answers; starting dockerd (log: $BUILD/docker/dockerd.log)"
   setsid dockerd > "$BUILD/docker/dockerd.log" 2>&1 < /dev/null &

@@ -263,6 +263,16 @@ for c in %s; do printf '#!/bin/sh\\n' > %s/$c; chmod +x %s/$c; done
                       "without removing a package" % self.tmp, r.stderr)
         self.assertIn("rc=1", r.stdout)
 
+    def test_docker_up_without_auto_install_does_not_say_it_tried(self):
+        path = self.client_only_path()
+        apt, log, _ = self.fake_apt()
+        r = self.sh(". %s/harness/env.sh; docker_up; echo rc=$?" % TOP, path=path,
+                    AUTO_INSTALL="0", APT_GET=apt)
+        self.assertFalse(os.path.exists(log), "apt-get ran with AUTO_INSTALL=0")
+        self.assertNotIn("could not be installed beside it", r.stderr)
+        self.assertIn("dockerd (package docker.io on debian)", r.stderr)
+        self.assertIn("rc=1", r.stdout)
+
     # Docker: an engine that answers is used as it is.
     @unittest.skipUnless(docker_answers(), "needs a Docker engine that answers")
     def test_docker_up_reuses_the_running_engine(self):
